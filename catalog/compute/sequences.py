@@ -1,0 +1,81 @@
+"""Integer sequences and bitstrings read off a set of P-positions.
+
+Pure functions of the positions; the store keeps their first terms.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Terms kept per sequence (and bits per bitstring) in the store.
+MAX_TERMS = 100_000
+
+
+def column_sequence(positions: np.ndarray, x_bound: int) -> np.ndarray | None:
+    """y(x) when every column x < x_bound holds exactly one P-position."""
+    xs = positions[:, 0]
+    if len(xs) != x_bound or not np.array_equal(xs, np.arange(x_bound)):
+        return None
+    return positions[:, 1].copy()
+
+
+def symmetric_pairs(
+    positions: np.ndarray, x_bound: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(a_n, b_n): the P-positions with a_n <= b_n, when the set is symmetric.
+
+    Needs whole columns below ``x_bound``: then every pair with a_n < x_bound
+    is known. None unless the positions inside the square [0, x_bound)^2 are
+    symmetric and a_n is strictly increasing.
+    """
+    inside = positions[positions[:, 1] < x_bound]
+    mirrored = inside[:, ::-1]
+    order = np.lexsort((mirrored[:, 1], mirrored[:, 0]))
+    if not np.array_equal(inside, mirrored[order]):
+        return None
+    lower = positions[positions[:, 0] <= positions[:, 1]]
+    if lower.size and np.any(np.diff(lower[:, 0]) <= 0):
+        return None
+    return lower[:, 0].copy(), lower[:, 1].copy()
+
+
+def upper_lower_bits(column: np.ndarray) -> tuple[int, str]:
+    """Maharaja's bit-string: bit x is 0 when column x holds an upper
+    P-position (y > x), 1 when it holds a lower one (y < x).
+
+    Returns ``(start, bits)``: the bits start after the last column whose
+    P-position lies on the diagonal (usually (0, 0)).
+    """
+    xs = np.arange(column.size)
+    on_diagonal = np.flatnonzero(column == xs)
+    start = int(on_diagonal[-1]) + 1 if on_diagonal.size else 0
+    bits = np.where(column[start:] > xs[start:], "0", "1")
+    return start, "".join(bits.tolist())
+
+
+def derive(
+    positions: np.ndarray, x_bound: int, whole_columns: bool
+) -> tuple[dict[str, tuple[int, np.ndarray, str]], dict[str, tuple[int, str]]]:
+    """The sequences (name -> (offset, terms, description)) and bitstrings
+    (kind -> (start, bits)) that apply, cut to :data:`MAX_TERMS`."""
+    sequences: dict[str, tuple[int, np.ndarray, str]] = {}
+    bitstrings: dict[str, tuple[int, str]] = {}
+    if not whole_columns:
+        return sequences, bitstrings
+    column = column_sequence(positions, x_bound)
+    if column is not None:
+        sequences["y"] = (0, column[:MAX_TERMS], "y(x): the row of the P-position in column x")
+        start, bits = upper_lower_bits(column)
+        bitstrings["upper-lower"] = (start, bits[:MAX_TERMS])
+        sequences["bits"] = (
+            start,
+            np.frombuffer(bits[:MAX_TERMS].encode(), dtype=np.uint8) - ord("0"),
+            "bit x: 0 when column x holds an upper P-position, 1 for a lower one",
+        )
+    pairs = symmetric_pairs(positions, x_bound)
+    if pairs is not None:
+        a, b = pairs
+        sequences["a"] = (0, a[:MAX_TERMS], "a_n: the smaller coordinate of the n-th pair")
+        sequences["b"] = (0, b[:MAX_TERMS], "b_n: the larger coordinate of the n-th pair")
+        sequences["b-a"] = (0, (b - a)[:MAX_TERMS], "b_n - a_n")
+    return sequences, bitstrings

@@ -1,0 +1,51 @@
+"""Settings: where the catalog's database is, and how much work one request may do.
+
+Built once, from ``--db``, ``WYTHOFF_DATABASE_URL`` or the default SQLite file
+in the user's data directory, and passed down; nothing reads the environment
+at import time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+ENV_URL = "WYTHOFF_DATABASE_URL"
+ENV_DATA_DIR = "WYTHOFF_DATA_DIR"
+
+
+def default_sqlite_url(environ: Mapping[str, str] | None = None) -> str:
+    """The embedded catalog: ``catalog.sqlite3`` in the user's data directory.
+
+    ``WYTHOFF_DATA_DIR`` overrides the directory (tests and sandboxes use it).
+    """
+    environ = os.environ if environ is None else environ
+    folder = environ.get(ENV_DATA_DIR) or platformdirs.user_data_dir("wythoff-catalog")
+    return f"sqlite:///{Path(folder) / 'catalog.sqlite3'}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the catalog needs to know about its surroundings."""
+
+    database_url: str
+    #: Largest ``n`` a single store/compute request may reach.
+    max_compute_n: int = 10_000_000
+    #: Columns per stored chunk of P-positions.
+    chunk_columns: int = 65_536
+
+    @classmethod
+    def load(
+        cls,
+        database_url: str | None = None,
+        environ: Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> Settings:
+        environ = os.environ if environ is None else environ
+        url = database_url or environ.get(ENV_URL) or default_sqlite_url(environ)
+        return cls(database_url=url, **overrides)

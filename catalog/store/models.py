@@ -1,0 +1,255 @@
+"""The catalog's tables as typed SQLAlchemy 2 models.
+
+The schema itself is built only by the Alembic history in ``migrations/``;
+``tests/test_migrations.py`` checks that the two agree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Game(Base):
+    """A rule set: rays, single moves and special rules, without alterations."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(
+        String(64), unique=True, comment="SHA-256 of the canonical rules JSON"
+    )
+    rays: Mapped[list[Any]]
+    moves: Mapped[list[Any]]
+    special: Mapped[list[Any]]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Alteration(Base):
+    """A finite set of cells forced P and a disjoint one forced N."""
+
+    __tablename__ = "alterations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(
+        String(64), unique=True, comment="SHA-256 of the canonical alteration JSON"
+    )
+    forced_p: Mapped[list[Any]]
+    forced_n: Mapped[list[Any]]
+    cells: Mapped[int] = mapped_column(comment="number of forced cells, P and N")
+    width: Mapped[int] = mapped_column(comment="1 + largest x of a forced cell")
+    height: Mapped[int] = mapped_column(comment="1 + largest y of a forced cell")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Entry(Base):
+    """A catalog entry: a permanent W-number for one game with one alteration."""
+
+    __tablename__ = "entries"
+
+    id: Mapped[int] = mapped_column(
+        Integer, primary_key=True, autoincrement=False, comment="the number of W…"
+    )
+    key: Mapped[str] = mapped_column(
+        String(64), unique=True, comment="SHA-256 of the canonical definition"
+    )
+    name: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    references: Mapped[list[Any]]
+    keywords: Mapped[list[Any]]
+    provenance: Mapped[str] = mapped_column(Text, default="")
+    source: Mapped[str] = mapped_column(
+        String(16), comment="'seed' for seeds/ files, 'user' for wythoff add"
+    )
+    definition: Mapped[dict[str, Any]] = mapped_column(
+        comment="canonical definition (boxes expanded)"
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    alteration_id: Mapped[int | None] = mapped_column(
+        ForeignKey("alterations.id"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    game: Mapped[Game] = relationship()
+    alteration: Mapped[Alteration | None] = relationship()
+    extent: Mapped[Extent | None] = relationship(
+        back_populates="entry", cascade="all, delete-orphan"
+    )
+
+
+class EntryKeyword(Base):
+    __tablename__ = "entry_keywords"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    keyword: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+
+
+class Extent(Base):
+    """How much of an entry's P-positions the store holds."""
+
+    __tablename__ = "extents"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    x_bound: Mapped[int] = mapped_column(
+        BigInteger, comment="every column x < x_bound is computed"
+    )
+    y_bound: Mapped[int | None] = mapped_column(
+        BigInteger,
+        comment="rows y < y_bound of those columns; NULL: whole columns",
+    )
+    count: Mapped[int] = mapped_column(BigInteger, comment="P-positions stored")
+    engine: Mapped[str] = mapped_column(String(32), comment="what computed them")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    entry: Mapped[Entry] = relationship(back_populates="extent")
+
+
+class PositionChunk(Base):
+    """The P-positions of the columns [x0, x1), compressed."""
+
+    __tablename__ = "p_chunks"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    x0: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    x1: Mapped[int] = mapped_column(BigInteger)
+    y_bound: Mapped[int | None] = mapped_column(
+        BigInteger, comment="rows y < y_bound; NULL: whole columns"
+    )
+    count: Mapped[int] = mapped_column(BigInteger)
+    encoding: Mapped[str] = mapped_column(
+        String(32), comment="see catalog.store.chunks"
+    )
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    checksum: Mapped[str] = mapped_column(
+        String(64), comment="SHA-256 of the decoded positions as little-endian int64"
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Sequence(Base):
+    """An integer sequence derived from the P-positions (y(x), a_n, b_n, …)."""
+
+    __tablename__ = "sequences"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    offset: Mapped[int] = mapped_column(comment="index of the first term")
+    length: Mapped[int] = mapped_column(BigInteger)
+    encoding: Mapped[str] = mapped_column(String(32))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    checksum: Mapped[str] = mapped_column(String(64))
+    description: Mapped[str] = mapped_column(Text, default="")
+
+
+class Bitstring(Base):
+    """A bitstring read off the P-positions (Maharaja's upper/lower string, S_t)."""
+
+    __tablename__ = "bitstrings"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    start: Mapped[int] = mapped_column(BigInteger, comment="column of the first bit")
+    length: Mapped[int] = mapped_column(BigInteger)
+    bits: Mapped[str] = mapped_column(Text)
+
+
+class Offset(Base):
+    """Hu–Sleator–Tsin offset and defects of an altered Wythoff game."""
+
+    __tablename__ = "offsets"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    dx: Mapped[int] = mapped_column(BigInteger)
+    dy: Mapped[int] = mapped_column(BigInteger)
+    method: Mapped[str] = mapped_column(
+        String(32), comment="'theorem-3', 'theorem-2' or 'observed'"
+    )
+    defects: Mapped[int | None] = mapped_column(
+        BigInteger,
+        comment="area between the entry's bitstring and Wythoff's once balanced",
+    )
+    saturation_column: Mapped[int | None] = mapped_column(
+        BigInteger, comment="first column from which diag[] is saturated (Lemma 2)"
+    )
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CrossReference(Base):
+    """Two entries whose P-positions agree up to ``bound``."""
+
+    __tablename__ = "xrefs"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    relation: Mapped[str] = mapped_column(String(32))
+    bound: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Job(Base):
+    """A unit of compute work: fill an entry's P-positions up to ``target``."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (Index("ix_jobs_state_entry", "state", "entry_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(32))
+    target: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[str] = mapped_column(
+        String(16), comment="queued, running, done or failed"
+    )
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    error: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,234 @@
+"""The ``wythoff`` command: a thin layer over :mod:`catalog.service`."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from catalog import service
+from catalog.config import Settings
+from catalog.games.definition import DefinitionError
+from catalog.store.chunks import CorruptChunk
+from catalog.store.ids import BadId, UnknownEntry
+from catalog.store.seed import SeedError
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+#: Errors that are the user's input, shown as one line on stderr.
+USER_ERRORS = (DefinitionError, BadId, UnknownEntry, SeedError, CorruptChunk, ValueError)
+
+
+class LazyStore:
+    """Builds the store on first use, so ``--help`` never touches a database."""
+
+    def __init__(self) -> None:
+        self.db: str | None = None
+        self._store: service.Store | None = None
+
+    @property
+    def store(self) -> service.Store:
+        if self._store is None:
+            self._store = service.Store(Settings.load(self.db))
+        return self._store
+
+
+def common(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json`` and ``--db`` on every command; user errors become one line."""
+
+    @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+    @click.option(
+        "--db",
+        metavar="URL",
+        envvar="WYTHOFF_DATABASE_URL",
+        help="Database URL (default: an SQLite file in the user data directory).",
+    )
+    @click.pass_obj
+    @functools.wraps(func)
+    def wrapper(obj: LazyStore, as_json: bool, db: str | None, **kwargs: Any) -> None:
+        obj.db = db or obj.db
+        try:
+            result = func(obj.store, **kwargs)
+        except USER_ERRORS as exc:
+            raise click.ClickException(str(exc).strip("'\"")) from None
+        finally:
+            if obj._store is not None:
+                obj._store.dispose()
+        emit(result, as_json)
+
+    return wrapper
+
+
+def emit(result: Any, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(result))
+    elif isinstance(result, str):
+        click.echo(result, nl=False)
+    else:
+        click.echo(render(result))
+
+
+def render(doc: dict[str, Any]) -> str:
+    """A readable form of a result document."""
+    if "entries" in doc:
+        rows = [(e["id"], e["name"], ", ".join(e["keywords"])) for e in doc["entries"]]
+        return table(("ID", "NAME", "KEYWORDS"), rows)
+    if "positions" in doc and "n" in doc:
+        pairs = " ".join(f"({x},{y})" for x, y in doc["positions"])
+        return f"{doc['id']}: {len(doc['positions'])} P-positions with x, y < {doc['n']}\n{pairs}"
+    if "outcome" in doc:
+        x, y = doc["position"]
+        line = f"{doc['id']} ({x},{y}) is a{'n' if doc['outcome'] == 'N' else ''} {doc['outcome']}-position"
+        if doc["move_to"]:
+            line += f"; win by moving to ({doc['move_to'][0]},{doc['move_to'][1]})"
+        return line
+    lines = []
+    width = max(len(k) for k in doc)
+    for key, value in doc.items():
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = ", ".join(value) or "-"
+        elif isinstance(value, dict | list):
+            value = json.dumps(value)
+        lines.append(f"{key:<{width}}  {value}")
+    return "\n".join(lines)
+
+
+def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join(fmt.format(*r).rstrip() for r in [header, *rows])
+
+
+def with_progress(store: service.Store, wid: str, n: int, label: str, as_bar: bool):
+    """A click progress bar on stderr over the columns still to compute."""
+    total = service.work_needed(store, wid, n)
+    if total < 20_000 or not as_bar:
+        return None, None
+    bar = click.progressbar(length=total, label=label, file=sys.stderr)
+    return bar, bar.update
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="wythoff-catalog")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """The catalog of Wythoff's Nim and its variants."""
+    ctx.obj = LazyStore()
+
+
+@cli.command()
+@click.option("--path", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder of seed files (default: the shipped seeds).")
+@common
+def seed(store: service.Store, path: Path | None) -> dict[str, Any]:
+    """Load the seeded entries (idempotent)."""
+    return service.seed(store, path)
+
+
+@cli.command()
+@click.option("--definition", required=True, help="The game as a JSON object.")
+@click.option("--name", help="A name for a new entry.")
+@common
+def add(store: service.Store, definition: str, name: str | None) -> dict[str, Any]:
+    """Add a game; print the ID of its entry (an existing one if equal)."""
+    return service.add(store, definition, name)
+
+
+@cli.command()
+@click.argument("entry_id", metavar="ID")
+@common
+def show(store: service.Store, entry_id: str) -> dict[str, Any]:
+    """Show an entry: definition, invariants, what is computed."""
+    return service.show(store, entry_id)
+
+
+@cli.command("list")
+@click.option("--keyword", help="Only entries with this keyword.")
+@click.option("--after", metavar="ID", help="Start after this ID.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=100, show_default=True)
+@common
+def list_(store: service.Store, keyword: str | None, after: str | None, limit: int):
+    """List entries in ID order."""
+    return service.list_entries(store, keyword, after, limit)
+
+
+def _n_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--n", "n", type=int, required=True,
+                        help="Bound: positions with x < N and y < N.")(func)
+
+
+def _filled(store: service.Store, wid: str, n: int, label: str, call):
+    bar, update = with_progress(store, wid, n, label, sys.stderr.isatty())
+    if bar is None:
+        return call(None)
+    with bar:
+        return call(update)
+
+
+@cli.command()
+@click.argument("entry_id", metavar="ID")
+@_n_option
+@common
+def positions(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
+    """Every P-position with x < N and y < N, sorted by x then y."""
+    return _filled(store, entry_id, n, "computing",
+                   lambda up: service.positions(store, entry_id, n, up))
+
+
+@cli.command()
+@click.argument("entry_id", metavar="ID")
+@_n_option
+@common
+def compute(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
+    """Compute and store an entry up to N without printing the positions."""
+    return _filled(store, entry_id, n, "computing",
+                   lambda up: service.compute(store, entry_id, n, up))
+
+
+@cli.command("is-p")
+@click.argument("entry_id", metavar="ID")
+@click.argument("x", type=int)
+@click.argument("y", type=int)
+@common
+def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
+    """Is (X, Y) a P-position? If not, a winning move."""
+    return service.is_p(store, entry_id, x, y)
+
+
+@cli.command()
+@click.argument("entry_id", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(["bfile", "csv", "json"]),
+              default="json", show_default=True)
+@click.option("--n", "n", type=int, default=1000, show_default=True,
+              help="Bound: positions with x < N and y < N.")
+@click.pass_context
+def export(ctx: click.Context, entry_id: str, fmt: str, n: int) -> None:
+    """Write an entry's P-positions (csv, json) or main sequence (b-file)."""
+    ctx.invoke(_export, entry_id=entry_id, fmt=fmt, n=n, as_json=fmt == "json")
+
+
+@click.command()
+@click.argument("entry_id")
+@click.option("--fmt")
+@click.option("--n", type=int)
+@common
+def _export(store: service.Store, entry_id: str, fmt: str, n: int):
+    return service.export(store, entry_id, fmt, n)
+
+
+@cli.group()
+def db() -> None:
+    """Database administration."""
+
+
+@db.command()
+@common
+def upgrade(store: service.Store) -> dict[str, Any]:
+    """Migrate the database to the newest schema."""
+    store.engine  # noqa: B018  (building the engine runs the migrations)
+    return {"database": store.engine.url.render_as_string(hide_password=True),
+            "revision": "head"}

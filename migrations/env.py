@@ -1,0 +1,42 @@
+"""Alembic environment: the catalog's models, on the catalog's database."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import Connection
+
+from catalog.config import Settings
+from catalog.store.db import make_engine
+from catalog.store.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def run(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        # SQLite cannot ALTER most things: batch mode copies the table instead.
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        run(connection)
+        return
+    url = config.get_main_option("sqlalchemy.url") or Settings.load().database_url
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        run(connection)
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    raise SystemExit("offline migrations are not supported: give a database URL")
+run_migrations_online()

@@ -1,0 +1,1 @@
+"""The seeded entries: one JSON file per fixed ID, loaded by catalog.store.seed."""
