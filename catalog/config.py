@@ -17,6 +17,7 @@ import platformdirs
 
 ENV_URL = "WYTHOFF_DATABASE_URL"
 ENV_DATA_DIR = "WYTHOFF_DATA_DIR"
+ENV_CHUNK = "WYTHOFF_CHUNK_COLUMNS"
 
 
 def default_sqlite_url(environ: Mapping[str, str] | None = None) -> str:
@@ -48,4 +49,6 @@ class Settings:
     ) -> Settings:
         environ = os.environ if environ is None else environ
         url = database_url or environ.get(ENV_URL) or default_sqlite_url(environ)
+        if ENV_CHUNK in environ and "chunk_columns" not in overrides:
+            overrides["chunk_columns"] = int(environ[ENV_CHUNK])
         return cls(database_url=url, **overrides)

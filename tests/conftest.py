@@ -1,0 +1,116 @@
+"""Fixtures: every store test runs on SQLite and on the PostgreSQL server.
+
+PostgreSQL comes from ``WYTHOFF_TEST_POSTGRES_URL`` (default: the local server,
+database ``test``); each run creates and drops databases of its own. When the
+server is missing the PostgreSQL tests are skipped with the reason, except
+under ``CI=true``, where that fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from catalog.store.db import make_engine, upgrade_to_head
+from catalog.store.seed import load_seeds
+
+ADMIN_URL = os.environ.get(
+    "WYTHOFF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+def _postgres_admin():
+    engine = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("select 1"))
+    except Exception as exc:  # noqa: BLE001  (any failure means: no server)
+        engine.dispose()
+        reason = f"PostgreSQL server not reachable at {ADMIN_URL}: {exc.__class__.__name__}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + " (required under CI=true)")
+        pytest.skip(reason)
+    return engine
+
+
+@pytest.fixture(scope="session")
+def postgres_admin():
+    engine = _postgres_admin()
+    yield engine
+    engine.dispose()
+
+
+def new_database_url(backend: str, request: pytest.FixtureRequest, tmp_path) -> str:
+    """A URL of a fresh, empty database, dropped when the test (or session) ends."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'catalog.sqlite3'}"
+    admin = request.getfixturevalue("postgres_admin")
+    name = f"wythoff_test_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    request.addfinalizer(drop)
+    return make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=BACKENDS)
+def fresh_url(request, tmp_path) -> str:
+    """An empty database of each backend, for one test."""
+    return new_database_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def engine(request, tmp_path_factory):
+    """A migrated database of each backend, shared by the session's tests."""
+    url = new_database_url(request.param, request, tmp_path_factory.mktemp("db"))
+    engine = make_engine(url)
+    upgrade_to_head(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def maker(engine) -> Iterator[sessionmaker[Session]]:
+    """Sessions inside one outer transaction that is rolled back afterwards:
+    their commits only release savepoints."""
+    with engine.connect() as connection:
+        outer = connection.begin()
+        yield sessionmaker(
+            bind=connection,
+            join_transaction_mode="create_savepoint",
+            expire_on_commit=False,
+        )
+        outer.rollback()
+
+
+@pytest.fixture
+def db_session(maker) -> Iterator[Session]:
+    with maker() as session:
+        yield session
+
+
+@pytest.fixture
+def seeded_session(db_session) -> Session:
+    load_seeds(db_session)
+    db_session.flush()
+    return db_session
+
+
+@pytest.fixture
+def runner(tmp_path, monkeypatch) -> CliRunner:
+    """A CLI runner whose default database lives in a temporary folder."""
+    monkeypatch.setenv("WYTHOFF_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("WYTHOFF_DATABASE_URL", raising=False)
+    return CliRunner()
