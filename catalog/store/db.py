@@ -27,16 +27,25 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         kwargs.setdefault("connect_args", {"timeout": 60})
         engine = create_engine(parsed, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_engine(parsed, **kwargs)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # pysqlite's own transaction handling defers BEGIN and breaks SAVEPOINT;
+    # turn it off and let SQLAlchemy emit BEGIN itself (SQLAlchemy's pysqlite
+    # "serializable isolation / savepoints" recipe).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -1,0 +1,168 @@
+"""Entries, chunks and fills on both databases."""
+
+import json
+
+import numpy as np
+import pytest
+from sqlalchemy import func, select
+
+from catalog import p_positions
+from catalog.games.definition import canonicalize
+from catalog.store import chunks
+from catalog.store import repository as repo
+from catalog.store.fill import fill
+from catalog.store.models import Entry, Extent, Job, PositionChunk
+from catalog.store.seed import load_seeds, seed_dir
+
+WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
+
+
+def entry_for(session, definition, name="test"):
+    entry, _ = repo.add_entry(session, canonicalize(definition), name=name)
+    session.flush()
+    return entry.id
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 100, 5000])
+def test_chunk_round_trip(maker, n):
+    found = p_positions(WYTHOFF, n)
+    with maker.begin() as session:
+        number = entry_for(session, WYTHOFF)
+        repo.write_chunk(session, number, 0, n, None, found)
+    with maker() as session:
+        assert np.array_equal(repo.read_positions(session, number, 0, n), found)
+
+
+def test_encoding_round_trips_many_columns_per_row():
+    found = p_positions({"rays": [[1, 0], [0, 2], [1, 1]]}, 3000)
+    encoding, data = chunks.encode_positions(found)
+    assert np.array_equal(chunks.decode_positions(encoding, data, len(found)), found)
+    assert len(data) < found.nbytes / 8
+
+
+def test_fill_in_chunks_equals_p_positions(maker):
+    game = {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]}
+    with maker.begin() as session:
+        number = entry_for(session, game)
+    fill(maker, number, 700, chunk_columns=64)
+    fill(maker, number, 1000, chunk_columns=64)  # resumes at column 700
+    with maker() as session:
+        rows = repo.chunk_rows(session, number)
+        assert [r.x0 for r in rows] == list(range(0, 1000, 64))
+        assert all(r.x1 == min(r.x0 + 64, 1000) for r in rows)
+        stored = repo.read_positions(session, number, 0, 1000, 1000)
+        extent = repo.get_extent(session, number)
+        assert (extent.x_bound, extent.y_bound) == (1000, None)
+        assert extent.count == sum(r.count for r in rows)
+        assert session.scalar(select(func.count()).select_from(Job)) == 2
+    assert np.array_equal(stored, p_positions(game, 1000))
+
+
+def test_partial_reads_load_only_covering_chunks(maker):
+    with maker.begin() as session:
+        number = entry_for(session, WYTHOFF)
+    fill(maker, number, 512, chunk_columns=128)
+    with maker.begin() as session:
+        # Break the chunk of columns 0..127: reads that skip it still work.
+        broken = session.get(PositionChunk, (number, 0))
+        broken.checksum = "0" * 64
+    with maker() as session:
+        part = repo.read_positions(session, number, 200, 300)
+        expected = p_positions(WYTHOFF, 600)
+        expected = expected[(expected[:, 0] >= 200) & (expected[:, 0] < 300)]
+        assert np.array_equal(part, expected)
+        with pytest.raises(chunks.CorruptChunk, match="column 0"):
+            repo.read_positions(session, number, 100, 130)
+
+
+def test_box_mode_records_its_box_and_grows(maker):
+    game = {"rays": [[1, 0], [1, 1]], "moves": [[0, 1]]}  # no vertical ray
+    with maker.begin() as session:
+        number = entry_for(session, game)
+    fill(maker, number, 50, chunk_columns=16)
+    with maker() as session:
+        extent = repo.get_extent(session, number)
+        assert (extent.x_bound, extent.y_bound) == (50, 50)
+    fill(maker, number, 90, chunk_columns=16)  # taller: recomputed whole
+    with maker() as session:
+        extent = repo.get_extent(session, number)
+        assert (extent.x_bound, extent.y_bound) == (90, 90)
+        stored = repo.read_positions(session, number, 0, 90, 90)
+        assert extent.count == len(stored)
+        assert {r.y_bound for r in repo.chunk_rows(session, number)} == {90}
+    assert np.array_equal(stored, p_positions(game, 90))
+
+
+def test_interrupted_fill_leaves_whole_chunks_and_resumes(maker):
+    with maker.begin() as session:
+        number = entry_for(session, WYTHOFF)
+    done = []
+
+    def progress(step):
+        done.append(step)
+        if len(done) == 150:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fill(maker, number, 400, chunk_columns=64, progress=progress)
+    with maker() as session:
+        extent = repo.get_extent(session, number)
+        assert extent.x_bound == 128  # two whole chunks, nothing of the third
+        assert [r.x0 for r in repo.chunk_rows(session, number)] == [0, 64]
+        job = session.scalars(select(Job)).one()
+        assert (job.state, job.error) == ("failed", "KeyboardInterrupt: ")
+    fill(maker, number, 400, chunk_columns=64)
+    with maker() as session:
+        stored = repo.read_positions(session, number, 0, 400, 400)
+    assert np.array_equal(stored, p_positions(WYTHOFF, 400))
+
+
+def test_seeding_is_idempotent(db_session):
+    first = load_seeds(db_session)
+    assert len(first["added"]) >= 20 and not first["unchanged"]
+    second = load_seeds(db_session)
+    assert second == {"added": [], "updated": [], "unchanged": first["added"]}
+    assert db_session.scalar(select(func.count()).select_from(Entry)) == len(
+        first["added"]
+    )
+
+
+def test_edited_seed_is_updated_not_duplicated(db_session, tmp_path):
+    for path in seed_dir().glob("W00000[1-3].json"):
+        (tmp_path / path.name).write_text(path.read_text())
+    load_seeds(db_session, tmp_path)
+    edited = json.loads((tmp_path / "W000003.json").read_text())
+    edited["name"] = "Nim on two piles"
+    edited["definition"]["alter"] = {"P": [[5, 5]]}
+    (tmp_path / "W000003.json").write_text(json.dumps(edited))
+    report = load_seeds(db_session, tmp_path)
+    assert report == {
+        "added": [],
+        "updated": ["W000003"],
+        "unchanged": ["W000001", "W000002"],
+    }
+    entry = db_session.get(Entry, 3)
+    assert entry.name == "Nim on two piles"
+    assert entry.definition["alter"]["P"] == [[5, 5]]
+    assert db_session.scalar(select(func.count()).select_from(Entry)) == 3
+
+
+def test_equal_definitions_are_one_entry(seeded_session):
+    shuffled = canonicalize({"rays": [[1, 1], [0, 1], [1, 0], [1, 1]], "moves": []})
+    entry, created = repo.add_entry(seeded_session, shuffled)
+    assert (entry.id, created) == (1, False)
+    new, created = repo.add_entry(seeded_session, canonicalize({"rays": [[1, 2]]}))
+    assert created and new.id == max(e.id for e in seeded_session.scalars(select(Entry)))
+    again, created = repo.add_entry(seeded_session, canonicalize({"rays": [[1, 2]]}))
+    assert (again.id, created) == (new.id, False)
+
+
+def test_extent_is_removed_with_results(maker):
+    with maker.begin() as session:
+        number = entry_for(session, WYTHOFF)
+    fill(maker, number, 100)
+    with maker.begin() as session:
+        repo.clear_results(session, session.get(Entry, number))
+    with maker() as session:
+        assert session.get(Extent, number) is None
+        assert repo.chunk_rows(session, number) == []
