@@ -53,7 +53,11 @@ class Store:
 
 
 def _limit(game_is_columns: bool, settings: Settings) -> int:
-    return settings.max_compute_n if game_is_columns else min(MAX_BOX_N, settings.max_compute_n)
+    return (
+        settings.max_compute_n
+        if game_is_columns
+        else min(MAX_BOX_N, settings.max_compute_n)
+    )
 
 
 def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
@@ -99,7 +103,11 @@ def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
     }
     for row in bitstrings:
         if row.kind == "upper-lower":
-            doc["bitstring"] = {"start": row.start, "length": row.length, "bits": row.bits[:200]}
+            doc["bitstring"] = {
+                "start": row.start,
+                "length": row.length,
+                "bits": row.bits[:200],
+            }
     return doc
 
 
@@ -129,7 +137,8 @@ def list_entries(
         rows = repo.list_entries(session, keyword=keyword, after=start, limit=limit)
         return {
             "entries": [
-                {"id": format_id(e.id), "name": e.name, "keywords": e.keywords} for e in rows
+                {"id": format_id(e.id), "name": e.name, "keywords": e.keywords}
+                for e in rows
             ]
         }
 
@@ -141,7 +150,9 @@ def _entry_game(store: Store, wid: str):
         return number, canonicalize(entry.definition)
 
 
-def compute(store: Store, wid: str, n: int, progress: Progress | None = None) -> dict[str, Any]:
+def compute(
+    store: Store, wid: str, n: int, progress: Progress | None = None
+) -> dict[str, Any]:
     number, game = _entry_game(store, wid)
     check_n(n, maximum=_limit(column_mode(game), store.settings))
     filler.fill(
@@ -162,10 +173,18 @@ def work_needed(store: Store, wid: str, n: int) -> int:
         return filler.work_needed(session, number, n)
 
 
-def positions(store: Store, wid: str, n: int, progress: Progress | None = None) -> dict[str, Any]:
+def positions(
+    store: Store, wid: str, n: int, progress: Progress | None = None
+) -> dict[str, Any]:
     number, game = _entry_game(store, wid)
     check_n(n, maximum=_limit(column_mode(game), store.settings))
-    filler.fill(store.sessions, number, n, chunk_columns=store.settings.chunk_columns, progress=progress)
+    filler.fill(
+        store.sessions,
+        number,
+        n,
+        chunk_columns=store.settings.chunk_columns,
+        progress=progress,
+    )
     with store.sessions() as session:
         found = repo.read_positions(session, number, 0, n, n)
     return {"id": format_id(number), "n": n, "positions": found.tolist()}
@@ -178,7 +197,9 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     check_n(x, "x", limit - 1)
     check_n(y, "y", limit - 1)
     bound = max(x, y) + 1
-    filler.fill(store.sessions, number, bound, chunk_columns=store.settings.chunk_columns)
+    filler.fill(
+        store.sessions, number, bound, chunk_columns=store.settings.chunk_columns
+    )
     with store.sessions() as session:
         found = repo.read_positions(session, number, 0, x + 1, y + 1)
     p_set = set(map(tuple, found.tolist()))
@@ -186,7 +207,12 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     move = None
     if outcome == "N":
         move = next((list(o) for o in options(game, x, y) if o in p_set), None)
-    return {"id": format_id(number), "position": [x, y], "outcome": outcome, "move_to": move}
+    return {
+        "id": format_id(number),
+        "position": [x, y],
+        "outcome": outcome,
+        "move_to": move,
+    }
 
 
 def export(store: Store, wid: str, fmt: str, n: int) -> str | dict[str, Any]:

@@ -20,7 +20,14 @@ from catalog.store.seed import SeedError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 #: Errors that are the user's input, shown as one line on stderr.
-USER_ERRORS = (DefinitionError, BadId, UnknownEntry, SeedError, CorruptChunk, ValueError)
+USER_ERRORS = (
+    DefinitionError,
+    BadId,
+    UnknownEntry,
+    SeedError,
+    CorruptChunk,
+    ValueError,
+)
 
 
 class LazyStore:
@@ -64,10 +71,10 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def emit(result: Any, as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(result))
-    elif isinstance(result, str):
+    if isinstance(result, str):  # a file's contents (export): printed as is
         click.echo(result, nl=False)
+    elif as_json:
+        click.echo(json.dumps(result))
     else:
         click.echo(render(result))
 
@@ -79,10 +86,12 @@ def render(doc: dict[str, Any]) -> str:
         return table(("ID", "NAME", "KEYWORDS"), rows)
     if "positions" in doc and "n" in doc:
         pairs = " ".join(f"({x},{y})" for x, y in doc["positions"])
-        return f"{doc['id']}: {len(doc['positions'])} P-positions with x, y < {doc['n']}\n{pairs}"
+        count = len(doc["positions"])
+        return f"{doc['id']}: {count} P-positions with x, y < {doc['n']}\n{pairs}"
     if "outcome" in doc:
         x, y = doc["position"]
-        line = f"{doc['id']} ({x},{y}) is a{'n' if doc['outcome'] == 'N' else ''} {doc['outcome']}-position"
+        article = "an" if doc["outcome"] == "N" else "a"
+        line = f"{doc['id']} ({x},{y}) is {article} {doc['outcome']}-position"
         if doc["move_to"]:
             line += f"; win by moving to ({doc['move_to'][0]},{doc['move_to'][1]})"
         return line
@@ -121,8 +130,11 @@ def cli(ctx: click.Context) -> None:
 
 
 @cli.command()
-@click.option("--path", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Folder of seed files (default: the shipped seeds).")
+@click.option(
+    "--path",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of seed files (default: the shipped seeds).",
+)
 @common
 def seed(store: service.Store, path: Path | None) -> dict[str, Any]:
     """Load the seeded entries (idempotent)."""
@@ -157,8 +169,13 @@ def list_(store: service.Store, keyword: str | None, after: str | None, limit: i
 
 
 def _n_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--n", "n", type=int, required=True,
-                        help="Bound: positions with x < N and y < N.")(func)
+    return click.option(
+        "--n",
+        "n",
+        type=int,
+        required=True,
+        help="Bound: positions with x < N and y < N.",
+    )(func)
 
 
 def _filled(store: service.Store, wid: str, n: int, label: str, call):
@@ -175,8 +192,13 @@ def _filled(store: service.Store, wid: str, n: int, label: str, call):
 @common
 def positions(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     """Every P-position with x < N and y < N, sorted by x then y."""
-    return _filled(store, entry_id, n, "computing",
-                   lambda up: service.positions(store, entry_id, n, up))
+    return _filled(
+        store,
+        entry_id,
+        n,
+        "computing",
+        lambda up: service.positions(store, entry_id, n, up),
+    )
 
 
 @cli.command()
@@ -185,8 +207,13 @@ def positions(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
 @common
 def compute(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     """Compute and store an entry up to N without printing the positions."""
-    return _filled(store, entry_id, n, "computing",
-                   lambda up: service.compute(store, entry_id, n, up))
+    return _filled(
+        store,
+        entry_id,
+        n,
+        "computing",
+        lambda up: service.compute(store, entry_id, n, up),
+    )
 
 
 @cli.command("is-p")
@@ -201,22 +228,24 @@ def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
 
 @cli.command()
 @click.argument("entry_id", metavar="ID")
-@click.option("--format", "fmt", type=click.Choice(["bfile", "csv", "json"]),
-              default="json", show_default=True)
-@click.option("--n", "n", type=int, default=1000, show_default=True,
-              help="Bound: positions with x < N and y < N.")
-@click.pass_context
-def export(ctx: click.Context, entry_id: str, fmt: str, n: int) -> None:
-    """Write an entry's P-positions (csv, json) or main sequence (b-file)."""
-    ctx.invoke(_export, entry_id=entry_id, fmt=fmt, n=n, as_json=fmt == "json")
-
-
-@click.command()
-@click.argument("entry_id")
-@click.option("--fmt")
-@click.option("--n", type=int)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["bfile", "csv", "json"]),
+    default="json",
+    show_default=True,
+)
+@click.option(
+    "--n",
+    "n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Bound: positions with x < N and y < N.",
+)
 @common
-def _export(store: service.Store, entry_id: str, fmt: str, n: int):
+def export(store: service.Store, entry_id: str, fmt: str, n: int):
+    """Write an entry's P-positions (csv, json) or main sequence (b-file)."""
     return service.export(store, entry_id, fmt, n)
 
 
@@ -230,5 +259,7 @@ def db() -> None:
 def upgrade(store: service.Store) -> dict[str, Any]:
     """Migrate the database to the newest schema."""
     store.engine  # noqa: B018  (building the engine runs the migrations)
-    return {"database": store.engine.url.render_as_string(hide_password=True),
-            "revision": "head"}
+    return {
+        "database": store.engine.url.render_as_string(hide_password=True),
+        "revision": "head",
+    }

@@ -34,7 +34,9 @@ def _postgres_admin():
             conn.execute(text("select 1"))
     except Exception as exc:  # noqa: BLE001  (any failure means: no server)
         engine.dispose()
-        reason = f"PostgreSQL server not reachable at {ADMIN_URL}: {exc.__class__.__name__}"
+        reason = (
+            f"PostgreSQL server not reachable at {ADMIN_URL}: {exc.__class__.__name__}"
+        )
         if os.environ.get("CI") == "true":
             pytest.fail(reason + " (required under CI=true)")
         pytest.skip(reason)

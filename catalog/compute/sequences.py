@@ -64,7 +64,11 @@ def derive(
         return sequences, bitstrings
     column = column_sequence(positions, x_bound)
     if column is not None:
-        sequences["y"] = (0, column[:MAX_TERMS], "y(x): the row of the P-position in column x")
+        sequences["y"] = (
+            0,
+            column[:MAX_TERMS],
+            "y(x): the row of the P-position in column x",
+        )
         start, bits = upper_lower_bits(column)
         bitstrings["upper-lower"] = (start, bits[:MAX_TERMS])
         sequences["bits"] = (
@@ -75,7 +79,15 @@ def derive(
     pairs = symmetric_pairs(positions, x_bound)
     if pairs is not None:
         a, b = pairs
-        sequences["a"] = (0, a[:MAX_TERMS], "a_n: the smaller coordinate of the n-th pair")
-        sequences["b"] = (0, b[:MAX_TERMS], "b_n: the larger coordinate of the n-th pair")
+        sequences["a"] = (
+            0,
+            a[:MAX_TERMS],
+            "a_n: the smaller coordinate of the n-th pair",
+        )
+        sequences["b"] = (
+            0,
+            b[:MAX_TERMS],
+            "b_n: the larger coordinate of the n-th pair",
+        )
         sequences["b-a"] = (0, (b - a)[:MAX_TERMS], "b_n - a_n")
     return sequences, bitstrings

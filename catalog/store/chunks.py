@@ -43,7 +43,9 @@ def encode_ints(values: np.ndarray) -> tuple[str, bytes]:
     deltas = np.diff(values, prepend=np.int64(0))
     dtype = _narrowest(deltas)
     name = f"delta-zlib-i{np.dtype(dtype).itemsize}"
-    return name, zlib.compress(deltas.astype(np.dtype(dtype).newbyteorder("<")).tobytes())
+    return name, zlib.compress(
+        deltas.astype(np.dtype(dtype).newbyteorder("<")).tobytes()
+    )
 
 
 def decode_ints(encoding: str, data: bytes) -> np.ndarray:

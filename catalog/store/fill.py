@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, update
+from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import sequences as seqs
@@ -159,7 +160,9 @@ def _fill_box(
     with maker.begin() as session:
         if old_x == 0:
             # A taller box: every chunk is rewritten, in this one transaction.
-            session.execute(delete(PositionChunk).where(PositionChunk.entry_id == entry_id))
+            session.execute(
+                delete(PositionChunk).where(PositionChunk.entry_id == entry_id)
+            )
         everything = np.concatenate([before, found])
         expected = old_x if old_x else None
         _claim_extent(session, entry_id, expected, x_target, height, len(everything))
@@ -200,7 +203,7 @@ def _claim_extent(
     query = update(Extent).where(Extent.entry_id == entry_id)
     if expected is not None:
         query = query.where(Extent.x_bound == expected)
-    done = session.execute(
+    done: CursorResult[Any] = session.execute(  # type: ignore[assignment]
         query.values(
             x_bound=x_bound,
             y_bound=y_bound,
@@ -214,7 +217,9 @@ def _claim_extent(
     session.expire(extent)
 
 
-def _store_derived(session: Session, entry_id: int, x_bound: int, whole_columns: bool) -> None:
+def _store_derived(
+    session: Session, entry_id: int, x_bound: int, whole_columns: bool
+) -> None:
     positions = repo.read_positions(session, entry_id, 0, x_bound)
     sequences, bitstrings = seqs.derive(positions, x_bound, whole_columns)
     repo.replace_sequences(session, entry_id, sequences)

@@ -27,7 +27,9 @@ def format_id(number: int) -> str:
 def parse_id(text: str) -> int:
     match = _ID.match(text.strip()) if isinstance(text, str) else None
     if match is None or int(match.group(1)) == 0:
-        raise BadId(f"not an entry ID: {text!r} (expected W and six digits, e.g. W000001)")
+        raise BadId(
+            f"not an entry ID: {text!r} (expected W and six digits, e.g. W000001)"
+        )
     return int(match.group(1))
 
 

@@ -27,8 +27,10 @@ from catalog.store.models import (
     Game,
     Offset,
     PositionChunk,
-    Sequence as SequenceRow,
     utcnow,
+)
+from catalog.store.models import (
+    Sequence as SequenceRow,
 )
 
 
@@ -61,7 +63,9 @@ def _game_row(session: Session, game: Definition) -> Game:
 def _alteration_row(session: Session, game: Definition) -> Alteration | None:
     if not game.altered:
         return None
-    row = session.scalar(select(Alteration).where(Alteration.key == game.alteration_key))
+    row = session.scalar(
+        select(Alteration).where(Alteration.key == game.alteration_key)
+    )
     if row is None:
         cells = game.forced_p + game.forced_n
         row = Alteration(
@@ -128,7 +132,9 @@ def add_entry(
     raise RuntimeError("could not allocate an entry ID after 5 attempts")
 
 
-def update_entry(session: Session, entry: Entry, game: Definition, **fields: Any) -> bool:
+def update_entry(
+    session: Session, entry: Entry, game: Definition, **fields: Any
+) -> bool:
     """Bring ``entry`` in line with ``game`` and ``fields``; True if it changed.
 
     A changed definition drops every stored result: they belong to the old game.
@@ -165,7 +171,8 @@ def clear_results(session: Session, entry: Entry) -> None:
         session.execute(delete(model).where(model.entry_id == entry.id))
     session.execute(
         delete(CrossReference).where(
-            (CrossReference.entry_id == entry.id) | (CrossReference.other_id == entry.id)
+            (CrossReference.entry_id == entry.id)
+            | (CrossReference.other_id == entry.id)
         )
     )
     session.expire(entry, ["extent"])
@@ -310,7 +317,9 @@ def replace_bitstring(
         delete(Bitstring).where(Bitstring.entry_id == entry_id, Bitstring.kind == kind)
     )
     session.add(
-        Bitstring(entry_id=entry_id, kind=kind, start=start, length=len(bits), bits=bits)
+        Bitstring(
+            entry_id=entry_id, kind=kind, start=start, length=len(bits), bits=bits
+        )
     )
 
 

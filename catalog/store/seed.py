@@ -82,7 +82,9 @@ def load_seeds(session: Session, path: Path | None = None) -> dict[str, list[str
                 raise SeedError(
                     f"{wid}: its game is already entry {format_id(holder.id)}"
                 )
-            repo.add_entry(session, game, number=seed["number"], source="seed", **fields)
+            repo.add_entry(
+                session, game, number=seed["number"], source="seed", **fields
+            )
             report["added"].append(wid)
         elif entry.key != game.key and repo.find_entry(session, game) is not None:
             raise SeedError(f"{wid}: its new game is already another entry")

@@ -40,7 +40,9 @@ def random_definition(rng):
     return {
         "rays": [list(v) for v in rng.sample(vectors, rng.randint(0, 4))],
         "moves": [list(v) for v in rng.sample(vectors, rng.randint(0, 3))],
-        "special": rng.sample(specials, rng.randint(0, 2)) if rng.random() < 0.3 else [],
+        "special": rng.sample(specials, rng.randint(0, 2))
+        if rng.random() < 0.3
+        else [],
         "alter": {"P": forced[:split], "N": forced[split:]},
     }
 
@@ -87,7 +89,11 @@ def test_maharaja_facts():
     found = p_positions(SEEDS["W000004"], 200)
     column = dict(found[found[:, 0] < 200].tolist())
     assert [(x, column[x]) for x in range(8, 13)] == [
-        (8, 13), (9, 16), (10, 7), (11, 19), (12, 18)
+        (8, 13),
+        (9, 16),
+        (10, 7),
+        (11, 19),
+        (12, 18),
     ]
     full = Sweep(SEEDS["W000004"]).advance(40)
     bits = "".join("0" if y > x else "1" for x, y in full.tolist()[8:34])
@@ -96,7 +102,17 @@ def test_maharaja_facts():
 
 def test_two_three_maharaja_start():
     found = Sweep(SEEDS["W000005"]).advance(9).tolist()
-    assert found == [[0, 0], [1, 2], [2, 1], [3, 6], [4, 8], [5, 7], [6, 3], [7, 5], [8, 4]]
+    assert found == [
+        [0, 0],
+        [1, 2],
+        [2, 1],
+        [3, 6],
+        [4, 8],
+        [5, 7],
+        [6, 3],
+        [7, 5],
+        [8, 4],
+    ]
 
 
 def test_linear_nimhoff_closed_form():

@@ -152,7 +152,9 @@ def test_equal_definitions_are_one_entry(seeded_session):
     entry, created = repo.add_entry(seeded_session, shuffled)
     assert (entry.id, created) == (1, False)
     new, created = repo.add_entry(seeded_session, canonicalize({"rays": [[1, 2]]}))
-    assert created and new.id == max(e.id for e in seeded_session.scalars(select(Entry)))
+    assert created and new.id == max(
+        e.id for e in seeded_session.scalars(select(Entry))
+    )
     again, created = repo.add_entry(seeded_session, canonicalize({"rays": [[1, 2]]}))
     assert (again.id, created) == (new.id, False)
 

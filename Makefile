@@ -1,0 +1,20 @@
+.PHONY: help install test lint fmt bench
+PY ?= .venv/bin/python
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+install:  ## create .venv with the package and its test dependencies
+	python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]'
+
+test:  ## lint, type-check and run the tests
+	.venv/bin/ruff check . && .venv/bin/mypy && $(PY) -m pytest
+
+lint:  ## ruff and mypy
+	.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy
+
+fmt:  ## format the code
+	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+bench:  ## run the benchmark scripts
+	$(PY) benchmarks/run.py

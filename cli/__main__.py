@@ -1,0 +1,3 @@
+from cli.main import cli
+
+cli(prog_name="wythoff")

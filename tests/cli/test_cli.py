@@ -1,0 +1,196 @@
+"""The ``wythoff`` command, end to end, on both databases."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from sqlalchemy import func, select
+
+from catalog import p_positions
+from catalog.store.db import make_engine
+from catalog.store.models import Entry, Extent, PositionChunk
+from cli.main import cli
+
+WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
+
+
+@pytest.fixture
+def wythoff(runner, fresh_url):
+    """Run ``wythoff … --json --db URL``; return (exit code, parsed stdout, stderr)."""
+
+    def run(*args):
+        command, *rest = args
+        result = runner.invoke(cli, [command, "--json", "--db", fresh_url, *rest])
+        out = json.loads(result.stdout) if result.exit_code == 0 else None
+        return result.exit_code, out, result.stderr
+
+    run.url = fresh_url
+    return run
+
+
+def count_entries(url):
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.scalar(select(func.count()).select_from(Entry))
+    finally:
+        engine.dispose()
+
+
+def test_seed_twice_adds_nothing_the_second_time(wythoff):
+    code, first, _ = wythoff("seed")
+    assert code == 0 and len(first["added"]) >= 20
+    code, second, _ = wythoff("seed")
+    assert code == 0
+    assert second["added"] == [] and second["unchanged"] == first["added"]
+
+
+def test_add_returns_the_existing_entry(wythoff):
+    wythoff("seed")
+    shuffled = json.dumps({"rays": [[1, 1], [0, 1], [1, 0], [0, 1], [1, 0]]})
+    assert wythoff("add", "--definition", shuffled)[1] == {
+        "id": "W000001",
+        "created": False,
+    }
+    code, added, _ = wythoff("add", "--definition", '{"rays": [[1, 2]]}', "--name", "x")
+    assert code == 0 and added["created"] is True
+    assert wythoff("add", "--definition", '{"rays": [[1,2]]}')[1] == {
+        **added,
+        "created": False,
+    }
+
+
+def test_show_positions_is_p_compute(wythoff):
+    wythoff("seed")
+    code, shown, _ = wythoff("show", "W000002")
+    assert code == 0
+    assert shown["id"] == "W000002" and shown["definition"]["alter"]["N"] == [[0, 0]]
+    assert {"offset", "defects", "saturation_column", "xrefs"} <= set(shown)
+    code, doc, _ = wythoff("positions", "W000001", "--n", "50")
+    assert doc == {
+        "id": "W000001",
+        "n": 50,
+        "positions": p_positions(WYTHOFF, 50).tolist(),
+    }
+    assert wythoff("is-p", "W000001", "3", "5")[1] == {
+        "id": "W000001",
+        "position": [3, 5],
+        "outcome": "P",
+        "move_to": None,
+    }
+    code, doc, _ = wythoff("is-p", "W000001", "10", "20")
+    assert doc["outcome"] == "N" and tuple(doc["move_to"]) in {(10, 6), (6, 10)} | {
+        tuple(p) for p in p_positions(WYTHOFF, 21).tolist()
+    }
+    code, doc, _ = wythoff("compute", "W000004", "--n", "300")
+    assert doc == {
+        "id": "W000004",
+        "n": 300,
+        "count": len(p_positions({**WYTHOFF, "moves": [[1, 2], [2, 1]]}, 300)),
+    }
+    code, listed, _ = wythoff("list", "--keyword", "maharaja")
+    assert "W000004" in [e["id"] for e in listed["entries"]]
+
+
+def test_export_formats(runner, fresh_url):
+    runner.invoke(cli, ["seed", "--db", fresh_url])
+    csv = runner.invoke(
+        cli, ["export", "W000001", "--format", "csv", "--n", "10", "--db", fresh_url]
+    )
+    expected = [f"{x},{y}" for x, y in p_positions(WYTHOFF, 10).tolist()]
+    assert csv.stdout.splitlines() == ["x,y", *expected]
+    bfile = runner.invoke(
+        cli, ["export", "W000001", "--format", "bfile", "--n", "10", "--db", fresh_url]
+    )
+    assert bfile.stdout.splitlines()[1:] == [
+        "0 0",
+        "1 2",
+        "2 1",
+        "3 5",
+        "4 7",
+        "5 3",
+        "6 10",
+        "7 4",
+        "8 13",
+        "9 15",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["show", "W999999"], "no entry W999999"),
+        (["show", "banana"], "not an entry ID"),
+        (["add", "--definition", "{rays"], "not valid JSON"),
+        (["add", "--definition", '{"rays": [[0, 0]]}'], "rays[0]: (0, 0)"),
+        (["add", "--definition", '{"rays": [[-1, 2]]}'], "non-negative"),
+        (
+            ["add", "--definition", '{"alter": {"P": [[1,1]], "N": [[1,1]]}}'],
+            "forced both P and N",
+        ),
+        (
+            ["add", "--definition", '{"alter": {"N_boxes": [[0,0,1000,1000]]}}'],
+            "more than 250000",
+        ),
+        (["positions", "W000001", "--n", "-3"], "n: must be non-negative"),
+        (["positions", "W000001", "--n", "100000000000"], "n: must be at most"),
+        (["is-p", "W000001", "--", "5", "-1"], "y: must be non-negative"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
+    wythoff("seed")
+    before = count_entries(wythoff.url)
+    code, _, err = wythoff(*args)
+    assert code != 0
+    assert message in err and err.count("\n") == 1
+    assert count_entries(wythoff.url) == before
+
+
+def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
+    env = {
+        **os.environ,
+        "WYTHOFF_DATABASE_URL": fresh_url,
+        "WYTHOFF_CHUNK_COLUMNS": "500",
+    }
+    subprocess.run(
+        [sys.executable, "-m", "cli", "seed"], env=env, check=True, capture_output=True
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "compute", "W000001", "--n", "200000"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    engine = make_engine(fresh_url)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with engine.connect() as conn:
+                bound = conn.scalar(select(Extent.x_bound).where(Extent.entry_id == 1))
+            if bound and bound >= 1500:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        with engine.connect() as conn:
+            bound = conn.scalar(select(Extent.x_bound).where(Extent.entry_id == 1))
+            edges = conn.execute(
+                select(PositionChunk.x0, PositionChunk.x1)
+                .where(PositionChunk.entry_id == 1)
+                .order_by(PositionChunk.x0)
+            ).all()
+        assert 1500 <= bound < 200000
+        assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
+    finally:
+        engine.dispose()
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "positions", "W000001", "--n", "3000", "--json"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    assert json.loads(done.stdout)["positions"] == p_positions(WYTHOFF, 3000).tolist()
