@@ -7,6 +7,7 @@ JSON-ready document; the session lifecycle lives here, not in the callers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -98,8 +99,8 @@ def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
             }
             for name, s in sequences.items()
         },
-        "created": entry.created_at.isoformat(),
-        "updated": entry.updated_at.isoformat(),
+        "created": _utc(entry.created_at),
+        "updated": _utc(entry.updated_at),
     }
     for row in bitstrings:
         if row.kind == "upper-lower":
@@ -109,6 +110,11 @@ def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
                 "bits": row.bits[:200],
             }
     return doc
+
+
+def _utc(moment: datetime) -> str:
+    # SQLite hands back naive datetimes; every stored time is UTC.
+    return moment.replace(tzinfo=moment.tzinfo or UTC).isoformat()
 
 
 def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:

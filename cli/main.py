@@ -115,7 +115,7 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 def with_progress(store: service.Store, wid: str, n: int, label: str, as_bar: bool):
     """A click progress bar on stderr over the columns still to compute."""
     total = service.work_needed(store, wid, n)
-    if total < 20_000 or not as_bar:
+    if total < 2_000 or not as_bar:
         return None, None
     bar = click.progressbar(length=total, label=label, file=sys.stderr)
     return bar, bar.update

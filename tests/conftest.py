@@ -43,6 +43,10 @@ def _postgres_admin():
     return engine
 
 
+def pytest_report_header(config):
+    return f"PostgreSQL for store tests: {ADMIN_URL} (CI={os.environ.get('CI', '')})"
+
+
 @pytest.fixture(scope="session")
 def postgres_admin():
     engine = _postgres_admin()
