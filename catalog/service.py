@@ -156,9 +156,10 @@ def _entry_game(store: Store, wid: str):
         return number, canonicalize(entry.definition)
 
 
-def compute(
+def _filled(
     store: Store, wid: str, n: int, progress: Progress | None = None
-) -> dict[str, Any]:
+) -> tuple[int, np.ndarray]:
+    """Validate ``n``, compute what is missing, read positions with x, y < n."""
     number, game = _entry_game(store, wid)
     check_n(n, maximum=_limit(column_mode(game), store.settings))
     filler.fill(
@@ -169,31 +170,27 @@ def compute(
         progress=progress,
     )
     with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, n, n)
+        return number, repo.read_positions(session, number, 0, n, n)
+
+
+def compute(
+    store: Store, wid: str, n: int, progress: Progress | None = None
+) -> dict[str, Any]:
+    number, found = _filled(store, wid, n, progress)
     return {"id": format_id(number), "n": n, "count": len(found)}
+
+
+def positions(
+    store: Store, wid: str, n: int, progress: Progress | None = None
+) -> dict[str, Any]:
+    number, found = _filled(store, wid, n, progress)
+    return {"id": format_id(number), "n": n, "positions": found.tolist()}
 
 
 def work_needed(store: Store, wid: str, n: int) -> int:
     number = parse_id(wid)
     with store.sessions() as session:
         return filler.work_needed(session, number, n)
-
-
-def positions(
-    store: Store, wid: str, n: int, progress: Progress | None = None
-) -> dict[str, Any]:
-    number, game = _entry_game(store, wid)
-    check_n(n, maximum=_limit(column_mode(game), store.settings))
-    filler.fill(
-        store.sessions,
-        number,
-        n,
-        chunk_columns=store.settings.chunk_columns,
-        progress=progress,
-    )
-    with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, n, n)
-    return {"id": format_id(number), "n": n, "positions": found.tolist()}
 
 
 def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
