@@ -15,12 +15,15 @@ box [0, X) x [0, Y) ("box mode"); see :func:`column_mode`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from math import gcd
 from typing import Any
 
 import numpy as np
 
+from catalog.compute import closed
+from catalog.compute.kernel import KernelSweep
+from catalog.compute.kernel import supported as kernel_supported
 from catalog.games.definition import (
     Definition,
     DefinitionError,
@@ -359,6 +362,20 @@ class Sweep:
         return np.column_stack([np.concatenate(xs), np.concatenate(ys)])
 
 
+def resume_sweep(
+    definition: Mapping[str, Any] | Definition,
+    positions: np.ndarray,
+    x_bound: int,
+    height: int | None = None,
+) -> Sweep | KernelSweep:
+    """The fastest sweep for ``definition``, continuing at column ``x_bound``
+    after ``positions`` (every P-position of the columns below it)."""
+    game = canonicalize(definition)
+    if height is None and kernel_supported(game):
+        return KernelSweep.resume(game, positions, x_bound)
+    return Sweep.resume(game, positions, x_bound, height)
+
+
 def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarray:
     """Every P-position (x, y) with x < n and y < n.
 
@@ -380,6 +397,14 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     DefinitionError
         A ``ValueError`` naming the field that makes no sense.
 
+    Notes
+    -----
+    Wythoff's Nim itself is the exact closed form; altered Wythoff games run
+    the compiled sweep to their saturation column and then the Wythoff
+    update (Hu–Sleator–Tsin Lemma 3), vectorised; other games with one
+    vertical ray run the compiled sweep (:mod:`catalog.compute.kernel`),
+    O(n) memory; the rest the numpy sweep of this module.
+
     Examples
     --------
     >>> p_positions({"rays": [[1, 0], [0, 1], [1, 1]]}, 6).tolist()
@@ -388,17 +413,17 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     References
     ----------
     .. [1] J. Hu, D. Sleator, J. Tsin, "Wythoff's Nim with Finite Alterations",
-       section 2 (the column-by-column computation).
+       arXiv:2408.02851, sections 2 and 3.
     """
     game = canonicalize(definition)
     n = check_n(n)
+    if closed.is_wythoff(game):
+        return closed.p_positions(n)
+    if kernel_supported(game):
+        sweep = KernelSweep(game)
+        return sweep.advance(n, y_bound=n)
     if column_mode(game):
         found = Sweep(game).advance(n)
         return found[found[:, 1] < n]
     n = check_n(n, maximum=MAX_BOX_N)
     return Sweep(game, height=n).advance(n)
-
-
-def positions_in(found: Iterable[tuple[int, int]]) -> np.ndarray:
-    arr = np.asarray(list(found), dtype=np.int64)
-    return arr.reshape(-1, 2)

@@ -19,7 +19,7 @@ from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import sequences as seqs
-from catalog.compute.ptable import MAX_BOX_N, Sweep, column_mode
+from catalog.compute.ptable import MAX_BOX_N, column_mode, resume_sweep
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import repository as repo
 from catalog.store.models import Extent, Job, PositionChunk, utcnow
@@ -119,7 +119,7 @@ def _fill_columns(
         x0 = start - start % width
         before = repo.read_positions(session, entry_id, 0, start)
         count = extent.count if extent else 0
-    sweep = Sweep.resume(game, before, start)
+    sweep = resume_sweep(game, before, start)
     pending = before[before[:, 0] >= x0]
     while sweep.x < n:
         x1 = min(n, x0 + width)
@@ -155,7 +155,7 @@ def _fill_box(
         old_x = 0
     with maker.begin() as session:
         before = repo.read_positions(session, entry_id, 0, old_x)
-    sweep = Sweep.resume(game, before, old_x, height=height)
+    sweep = resume_sweep(game, before, old_x, height=height)
     found = sweep.advance(x_target, progress)
     with maker.begin() as session:
         if old_x == 0:

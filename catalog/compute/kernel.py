@@ -1,0 +1,387 @@
+"""The compiled column sweep (numba) for games with one vertical ray (0, b).
+
+Each non-vertical ray keeps its lines in a "next free" union-find: the lines
+of ray (a, b) = g (p, q) that cross column x are indexed so that the cell
+(x, y + 1) sits one stride after (x, y). ``find`` then jumps straight from a
+blocked cell to the next cell of the column whose line on that ray is free.
+A column is searched by leapfrogging between the rays (Hu, Sleator and Tsin's
+free rows and free diagonals are the rays (1, 0) and (1, 1)); a cell where
+every ray is free is checked against the forced N cells and the single moves,
+so a column costs O(jumps + moves), not O(height).
+
+Why numba: the column loop is inherently sequential (each column depends on
+the ones before it), so numpy cannot vectorise it and a Python loop costs
+microseconds per column; numba compiles this loop to machine code with no
+build step at install time, and ``cache=True`` keeps the compiled code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import gcd
+
+import numpy as np
+from numba import njit
+
+from catalog.games.definition import Definition
+
+INF = np.iinfo(np.int64).max
+#: Status codes of :func:`_sweep`.
+OK, NEED_LINES, NEED_OUTPUT = 0, 1, 2
+
+
+def supported(game: Definition) -> bool:
+    """Can the kernel sweep ``game``? One vertical ray, no vertical moves,
+    no special rules."""
+    vertical = [b for a, b in game.rays if a == 0]
+    return (
+        len(vertical) == 1
+        and not game.special
+        and all(a > 0 for a, _ in game.moves)
+        and vertical[0] <= 64
+    )
+
+
+@njit(cache=True)
+def _find(parent, base, idx):
+    root = idx
+    while parent[base + root] != root:
+        root = parent[base + root]
+    while parent[base + idx] != root:
+        nxt = parent[base + idx]
+        parent[base + idx] = root
+        idx = nxt
+    return root
+
+
+@njit(cache=True)
+def _line(x, y, p, q, g, off):
+    return (y * p - x * q) * g + (x // p) % g + off
+
+
+@njit(cache=True)
+def _contains(values, lo, hi, y):
+    """Is y in the sorted slice values[lo:hi]?"""
+    end = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < y:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < end and values[lo] == y
+
+
+@njit(cache=True)
+def _sweep(
+    x0,
+    x1,
+    b,
+    rp,
+    rq,
+    rg,
+    roff,
+    rbase,
+    rcap,
+    parent,
+    mva,
+    mvb,
+    fp_start,
+    fp_y,
+    fn_start,
+    fn_y,
+    col_start,
+    out_y,
+    n_out,
+):
+    """Compute columns x0 <= x < x1; stop early when an array is too small.
+
+    Returns (next column, positions written, status).
+    """
+    nrays = rp.size
+    nmoves = mva.size
+    forced_cols = fp_start.size - 1
+    found = np.empty(b, dtype=np.int64)
+    for x in range(x0, x1):
+        fs = fp_start[x] if x < forced_cols else 0
+        fe = fp_start[x + 1] if x < forced_cols else 0
+        ns = fn_start[x] if x < forced_cols else 0
+        ne = fn_start[x + 1] if x < forced_cols else 0
+        count = 0
+        for r in range(b):
+            limit = INF
+            for k in range(fs, fe):
+                if fp_y[k] % b == r:
+                    limit = fp_y[k]
+                    break
+            y = r
+            while y < limit:
+                moved = True
+                while moved and y < limit:
+                    moved = False
+                    for i in range(nrays):
+                        stride = rp[i] * rg[i]
+                        idx = _line(x, y, rp[i], rq[i], rg[i], roff[i])
+                        if idx + stride * b >= rcap[i]:
+                            return x, n_out, NEED_LINES
+                        f = _find(parent, rbase[i], idx)
+                        if f != idx:
+                            # Chains link cells b rows apart: y stays in class r.
+                            y += (f - idx) // stride
+                            moved = True
+                            if y >= limit:
+                                break
+                if y >= limit:
+                    break
+                blocked = _contains(fn_y, ns, ne, y)
+                for j in range(nmoves):
+                    if blocked:
+                        break
+                    if x >= mva[j] and y >= mvb[j]:
+                        xs = x - mva[j]
+                        ys = y - mvb[j]
+                        for k in range(col_start[xs], col_start[xs + 1]):
+                            if out_y[k] == ys:
+                                blocked = True
+                                break
+                if not blocked:
+                    found[count] = y
+                    count += 1
+                    break
+                y += b
+        total = count + fe - fs
+        if n_out + total > out_y.size:
+            return x, n_out, NEED_OUTPUT
+        # The column: natural P-positions and forced ones, merged in order.
+        i = 0
+        k = fs
+        start = n_out
+        while i < count or k < fe:
+            if k >= fe or (i < count and found[i] < fp_y[k]):
+                out_y[n_out] = found[i]
+                i += 1
+            else:
+                out_y[n_out] = fp_y[k]
+                k += 1
+            n_out += 1
+        # Sort the (at most b + forced) entries: naturals come per class.
+        seg = out_y[start:n_out]
+        seg.sort()
+        for k in range(start, n_out):
+            for i in range(nrays):
+                stride = rp[i] * rg[i]
+                idx = _line(x, out_y[k], rp[i], rq[i], rg[i], roff[i])
+                if idx + stride * b >= rcap[i]:
+                    return x, start, NEED_LINES
+        for k in range(start, n_out):
+            for i in range(nrays):
+                stride = rp[i] * rg[i]
+                idx = _line(x, out_y[k], rp[i], rq[i], rg[i], roff[i])
+                parent[rbase[i] + idx] = idx + stride * b
+        col_start[x + 1] = n_out
+    return x1, n_out, OK
+
+
+@njit(cache=True)
+def _identity(parent, rbase, rcap):
+    for i in range(rbase.size):
+        for k in range(rcap[i]):
+            parent[rbase[i] + k] = k
+
+
+@njit(cache=True)
+def _assemble(col_start, out_y, first, last, start_out, y_bound):
+    """The positions of columns [first, last) with y < y_bound, as (k, 2)."""
+    count = 0
+    for k in range(start_out, col_start[last]):
+        if out_y[k] < y_bound:
+            count += 1
+    result = np.empty((count, 2), dtype=np.int64)
+    i = 0
+    for x in range(first, last):
+        for k in range(col_start[x], col_start[x + 1]):
+            if out_y[k] < y_bound:
+                result[i, 0] = x
+                result[i, 1] = out_y[k]
+                i += 1
+    return result
+
+
+@njit(cache=True)
+def _mark(columns, col_start, out_y, b, rp, rq, rg, roff, rbase, parent):
+    """Mark the lines of every position of the columns below ``columns``."""
+    for x in range(columns):
+        for k in range(col_start[x], col_start[x + 1]):
+            for i in range(rp.size):
+                stride = rp[i] * rg[i]
+                idx = _line(x, out_y[k], rp[i], rq[i], rg[i], roff[i])
+                parent[rbase[i] + idx] = idx + stride * b
+
+
+def _csr(
+    cells: tuple[tuple[int, int], ...], columns: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Forced cells as (start per column, sorted ys)."""
+    arr = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+    arr = arr[arr[:, 0] < columns]
+    order = np.lexsort((arr[:, 1], arr[:, 0]))
+    arr = arr[order]
+    start = np.zeros(columns + 1, dtype=np.int64)
+    np.add.at(start, arr[:, 0] + 1, 1)
+    return np.cumsum(start), arr[:, 1].copy()
+
+
+class KernelSweep:
+    """A resumable compiled sweep with the interface of
+    :class:`catalog.compute.ptable.Sweep` (whole columns only).
+
+    Memory: O(columns + height) for the line tables, O(P-positions) for the
+    output; nothing is ever an n x n grid.
+    """
+
+    def __init__(self, game: Definition, x_cap: int = 1024) -> None:
+        self.game = game
+        self.x = 0
+        self.b = next(b for a, b in game.rays if a == 0)
+        rays = [(a, b) for a, b in game.rays if a > 0]
+        g = [gcd(a, b) for a, b in rays]
+        self.rp = np.array(
+            [a // k for (a, _), k in zip(rays, g, strict=True)], np.int64
+        )
+        self.rq = np.array(
+            [b // k for (_, b), k in zip(rays, g, strict=True)], np.int64
+        )
+        self.rg = np.array(g, dtype=np.int64)
+        self.mva = np.array([a for a, _ in game.moves], dtype=np.int64)
+        self.mvb = np.array([b for _, b in game.moves], dtype=np.int64)
+        self.forced_x = 1 + max(
+            (x for x, _ in game.forced_p + game.forced_n), default=-1
+        )
+        self.fp_start, self.fp_y = _csr(game.forced_p, self.forced_x)
+        self.fn_start, self.fn_y = _csr(game.forced_n, self.forced_x)
+        self.col_start = np.zeros(1, dtype=np.int64)
+        self.out_y = np.zeros(0, dtype=np.int64)
+        self.n_out = 0
+        self.y_cap = 0
+        self._layout(max(x_cap, self.forced_x, 64), 2 * x_cap + 64)
+
+    def _layout(self, x_cap: int, y_cap: int) -> None:
+        """(Re)build the line tables for columns < x_cap and rows < y_cap."""
+        self.x_cap, self.y_cap = x_cap, y_cap
+        self.roff = self.rq * self.rg * x_cap
+        self.rcap = (y_cap * self.rp + 2 * self.b) * self.rg + self.roff
+        self.rbase = (np.cumsum(self.rcap) - self.rcap).astype(np.int64)
+        total = int(self.rcap.sum()) if self.rcap.size else 0
+        # int32 halves the memory and the cache misses of the line tables.
+        dtype = np.int32 if total < np.iinfo(np.int32).max else np.int64
+        self.parent = np.empty(0, dtype=dtype)  # drop the old tables first
+        self.parent = np.empty(total, dtype=dtype)
+        _identity(self.parent, self.rbase, self.rcap)
+        col_start = np.zeros(x_cap + 1, dtype=np.int64)
+        col_start[: self.x + 1] = self.col_start[: self.x + 1]
+        self.col_start = col_start
+        if self.n_out:
+            _mark(
+                self.x,
+                self.col_start,
+                self.out_y,
+                self.b,
+                self.rp,
+                self.rq,
+                self.rg,
+                self.roff,
+                self.rbase,
+                self.parent,
+            )
+
+    @classmethod
+    def resume(
+        cls, game: Definition, positions: np.ndarray, x_bound: int
+    ) -> KernelSweep:
+        positions = np.asarray(positions, dtype=np.int64).reshape(-1, 2)
+        sweep = cls(game, x_cap=max(1024, x_bound))
+        counts = np.bincount(positions[:, 0], minlength=x_bound)[:x_bound]
+        sweep.col_start[1 : x_bound + 1] = np.cumsum(counts)
+        sweep.out_y = positions[:, 1].copy()
+        sweep.n_out = len(positions)
+        sweep.x = x_bound
+        top = int(positions[:, 1].max()) + 1 if len(positions) else 0
+        sweep._layout(sweep.x_cap, max(sweep.y_cap, 2 * top))
+        return sweep
+
+    def advance(
+        self,
+        x_end: int,
+        progress: Callable[[int], None] | None = None,
+        y_bound: int | None = None,
+    ) -> np.ndarray:
+        """Compute columns [self.x, x_end); return their P-positions (k, 2),
+        only those with y < y_bound if it is given."""
+        first, start_out = self.x, self.n_out
+        self._reserve(x_end)
+        self._run(x_end, progress)
+        bound = INF if y_bound is None else y_bound
+        return _assemble(self.col_start, self.out_y, first, x_end, start_out, bound)
+
+    def _reserve(self, x_end: int) -> None:
+        """Size the tables for x_end columns from what the first columns show,
+        so that long runs do not rebuild them again and again."""
+        if x_end <= self.x_cap and x_end <= 4096:
+            return
+        if self.x < 4096:
+            self._run(min(x_end, 4096), None)
+        top = int(self.out_y[: self.n_out].max()) + 1 if self.n_out else 1
+        scale = x_end / max(1, self.x)
+        y_cap = max(self.y_cap, int(1.1 * top * scale) + 64)
+        if x_end > self.x_cap or y_cap > self.y_cap:
+            self._layout(max(x_end, self.x_cap), y_cap)
+        want = int(1.05 * self.n_out * scale) + 64
+        if want > self.out_y.size:
+            grown = np.zeros(want, dtype=np.int64)
+            grown[: self.n_out] = self.out_y[: self.n_out]
+            self.out_y = grown
+
+    def release(self) -> None:
+        """Drop the line tables (the sweep cannot continue afterwards)."""
+        self.parent = np.empty(0, dtype=np.int64)
+
+    def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
+        if x_end > self.x_cap:
+            self._layout(max(x_end, 2 * self.x_cap), max(self.y_cap, 2 * x_end))
+        step = max(1, (x_end - self.x) // 100) if progress else x_end - self.x
+        while self.x < x_end:
+            if self.out_y.size - self.n_out < 4 * self.b:
+                grown = np.zeros(max(64, 2 * self.out_y.size), dtype=np.int64)
+                grown[: self.n_out] = self.out_y[: self.n_out]
+                self.out_y = grown
+            target = min(x_end, self.x + step)
+            x, n_out, status = _sweep(
+                self.x,
+                target,
+                self.b,
+                self.rp,
+                self.rq,
+                self.rg,
+                self.roff,
+                self.rbase,
+                self.rcap,
+                self.parent,
+                self.mva,
+                self.mvb,
+                self.fp_start,
+                self.fp_y,
+                self.fn_start,
+                self.fn_y,
+                self.col_start,
+                self.out_y,
+                self.n_out,
+            )
+            if progress is not None and x > self.x:
+                progress(x - self.x)
+            self.x, self.n_out = x, n_out
+            if status == NEED_LINES:
+                self._layout(self.x_cap, 2 * self.y_cap)
+            elif status == NEED_OUTPUT:
+                grown = np.zeros(2 * self.out_y.size + 64, dtype=np.int64)
+                grown[: self.n_out] = self.out_y[: self.n_out]
+                self.out_y = grown
