@@ -16,6 +16,7 @@ import numpy as np
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from catalog.compute import closed
 from catalog.compute.ptable import MAX_BOX_N, column_mode
 from catalog.compute.reference import options
 from catalog.config import Settings
@@ -196,6 +197,17 @@ def work_needed(store: Store, wid: str, n: int) -> int:
 def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
     number, game = _entry_game(store, wid)
+    if closed.is_wythoff(game):
+        # Exact for any size of pile: no table needed.
+        check_n(x, "x", maximum=10**300)
+        check_n(y, "y", maximum=10**300)
+        label, to = closed.outcome(x, y)
+        return {
+            "id": format_id(number),
+            "position": [x, y],
+            "outcome": label,
+            "move_to": list(to) if to else None,
+        }
     limit = _limit(column_mode(game), store.settings)
     check_n(x, "x", limit - 1)
     check_n(y, "y", limit - 1)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute import closed
+from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
 from catalog.compute.kernel import supported as kernel_supported
 from catalog.games.definition import (
@@ -419,6 +419,8 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     n = check_n(n)
     if closed.is_wythoff(game):
         return closed.p_positions(n)
+    if altered.is_altered_wythoff(game):
+        return altered.p_positions(game, n)
     if kernel_supported(game):
         sweep = KernelSweep(game)
         return sweep.advance(n, y_bound=n)

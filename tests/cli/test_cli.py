@@ -194,3 +194,13 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         capture_output=True,
     )
     assert json.loads(done.stdout)["positions"] == p_positions(WYTHOFF, 3000).tolist()
+
+
+def test_is_p_on_wythoff_far_out(wythoff):
+    wythoff("seed")
+    x, y = 10**30, 10**30 + 12345
+    code, doc, _ = wythoff("is-p", "W000001", str(x), str(y))
+    assert code == 0 and doc["outcome"] == "N"
+    a, b = doc["move_to"]
+    # Onto (a_k, b_k) with k = y - x: the same number taken from both piles.
+    assert (x - a, y - b) == (x - a, x - a) and b - a == 12345

@@ -1,0 +1,148 @@
+"""Every fast path against the reference, one by one, on generated games."""
+
+import random
+from math import isqrt
+
+import numpy as np
+import pytest
+
+from catalog.compute import altered, closed, kernel, reference
+from catalog.compute.ptable import Sweep
+from catalog.games.definition import canonicalize
+from catalog.store.seed import read_seed, seed_dir
+
+WYTHOFF_RAYS = [[1, 0], [0, 1], [1, 1]]
+VECTORS = [(a, b) for a in range(5) for b in range(5) if (a, b) != (0, 0)]
+
+
+def alteration(rng, width=8, height=8, most=8):
+    cells = [(x, y) for x in range(width) for y in range(height)]
+    chosen = rng.sample(cells, rng.randint(0, most))
+    split = rng.randint(0, len(chosen))
+    return {"P": chosen[:split], "N": chosen[split:]}
+
+
+def kernel_game(rng):
+    """Random rays with exactly one vertical ray, moves with a > 0."""
+    rays = [v for v in rng.sample(VECTORS, rng.randint(0, 4)) if v[0] > 0]
+    rays.append((0, rng.randint(1, 3)))
+    moves = [v for v in rng.sample(VECTORS, rng.randint(0, 3)) if v[0] > 0]
+    game = canonicalize({"rays": rays, "moves": moves, "alter": alteration(rng)})
+    assert kernel.supported(game)
+    return game
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_matches_reference(seed):
+    rng = random.Random(seed)
+    for _ in range(25):
+        game = kernel_game(rng)
+        n = rng.randint(1, 40)
+        whole = kernel.KernelSweep(game, x_cap=8).advance(n, y_bound=n)
+        assert np.array_equal(whole, reference.p_positions(game, n)), game
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kernel_resumes_and_grows(seed):
+    rng = random.Random(100 + seed)
+    for _ in range(10):
+        game = kernel_game(rng)
+        whole = Sweep(game).advance(400)
+        cut = rng.randint(0, 400)
+        resumed = kernel.KernelSweep.resume(game, whole[whole[:, 0] < cut], cut)
+        rest = resumed.advance(400)
+        assert np.array_equal(np.concatenate([whole[whole[:, 0] < cut], rest]), whole)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_numpy_sweep_matches_reference(seed):
+    rng = random.Random(200 + seed)
+    for _ in range(25):
+        definition = {
+            "rays": rng.sample(VECTORS, rng.randint(0, 3)),
+            "moves": rng.sample(VECTORS, rng.randint(0, 3)),
+            "special": rng.sample(
+                ["ho-restriction", "ho-extension"], rng.randint(0, 2)
+            ),
+            "alter": alteration(rng, 6, 6, 5),
+        }
+        game = canonicalize(definition)
+        n = rng.randint(1, 24)
+        found = Sweep(game, height=n).advance(n)
+        assert np.array_equal(found, reference.p_positions(game, n)), definition
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_altered_wythoff_matches_kernel_and_reference(seed):
+    rng = random.Random(300 + seed)
+    for _ in range(20):
+        w, h = rng.randint(1, 9), rng.randint(1, 9)
+        game = canonicalize(
+            {"rays": WYTHOFF_RAYS, "alter": alteration(rng, w, h, min(10, w * h))}
+        )
+        if not game.altered:
+            continue
+        assert np.array_equal(
+            altered.p_positions(game, 48), reference.p_positions(game, 48)
+        )
+        n = rng.choice([100, 2500])
+        fast = altered.p_positions(game, n)
+        assert np.array_equal(fast, kernel.KernelSweep(game).advance(n, y_bound=n))
+
+
+def test_big_box_alterations_match_kernel():
+    for a, b in [(1, 1), (12, 3), (30, 50), (100, 100)]:
+        game = canonicalize(
+            {"rays": WYTHOFF_RAYS, "alter": {"P_boxes": [[0, 0, a, b]]}}
+        )
+        expected = kernel.KernelSweep(game).advance(5000, y_bound=5000)
+        assert np.array_equal(altered.p_positions(game, 5000), expected)
+
+
+def test_saturation_of_figure_3():
+    """Hu–Sleator–Tsin Figure 3: the P-position in column 7 saturates diag[]."""
+    game = read_seed(seed_dir() / "W000016.json")["game"]
+    sat = altered.saturation(game)
+    assert sat.column == 7
+    assert sat.bits.size == sat.high - sat.low + 1
+
+
+def test_wythoff_update_is_the_queue_process():
+    bits = np.array([0, 1, 1, 0], dtype=np.int8)
+    stream = altered.row_stream(bits, 40)
+    queue = list(bits)
+    read = []
+    while len(read) < 40:
+        symbol = queue.pop(0)
+        read.append(symbol)
+        queue += [0, 0, 1] if symbol == 0 else [0, 1]
+    assert stream.tolist() == read
+
+
+def test_outcome_matches_the_table():
+    game = canonicalize({"rays": WYTHOFF_RAYS})
+    grid = reference.outcome_grid(game, 90)
+    for x in range(90):
+        for y in range(90):
+            label, move = closed.outcome(x, y)
+            assert (label == "P") == bool(grid[x, y])
+            if label == "N":
+                assert move in set(reference.options(game, x, y)) and grid[move]
+
+
+def test_outcome_for_huge_piles():
+    big = 10**30
+    for x, y in [(big, big + 7), (closed.lower(big), closed.lower(big) + big)]:
+        label, move = closed.outcome(x, y)
+        if label == "N":
+            a, b = sorted(move)
+            k = b - a
+            assert a == closed.lower(k) and (move[0] <= x and move[1] <= y)
+    assert closed.outcome(closed.lower(big), closed.lower(big) + big) == ("P", None)
+    assert closed.outcome(closed.lower(big) + 1, closed.lower(big) + big)[0] == "N"
+
+
+def test_isqrt_array_is_exact():
+    values = np.array([0, 1, 2, 3, 4, 15, 16, 17, 2**62 - 1, 10**18, 10**18 - 1])
+    expected = [int(v) for v in values]
+    assert closed.isqrt_array(values).tolist() == [isqrt(v) for v in expected]
