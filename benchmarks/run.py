@@ -1,44 +1,155 @@
-"""Time catalog.p_positions and a store fill on a few seeded games.
+"""Speed and memory goals of the compute engine, measured in one run.
 
-Run: ``make bench`` (or ``python benchmarks/run.py [--n N]``). Prints one line
-per measurement; figures depend on the machine, so goals are ratios.
+Run: ``make bench`` (or ``python benchmarks/run.py``; ``--small`` divides the
+sizes by 10 for a quick look). Goals are ratios, so they mean the same on any
+machine; the script prints every figure and exits 1 if a goal is missed.
+
+1. Against the papers' own method: the grid marking of Larsson–Wästlund's
+   Appendix A.1 (Maple) rendered in Python, with numpy for the marking, on
+   Maharaja Nim at n = 4000: at least 200x slower than ``p_positions``.
+2. Growth: time(n = 10^7) / time(n = 10^6) <= 12 for Maharaja Nim,
+   (2,3)-Maharaja, Box(8,13) altered Wythoff and Linear Nimhoff
+   {(1,0),(0,2),(1,1)}.
+3. Against the limit, the exact closed form of Wythoff's Nim at n = 10^7:
+   each of those games within 20x of it, the altered Wythoff game within 3x.
+4. Peak memory (resident set of a fresh process) at n = 10^7 under 1 GB.
 """
 
 from __future__ import annotations
 
 import argparse
-import tempfile
+import json
+import subprocess
+import sys
 import time
-from pathlib import Path
+
+import numpy as np
 
 from catalog import p_positions
-from catalog.config import Settings
-from catalog.service import Store, seed
-from catalog.store.fill import fill
 from catalog.store.seed import read_seed, seed_dir
 
-GAMES = ["W000001", "W000004", "W000005", "W000012", "W000017"]
+GAMES = {
+    "W000004": "Maharaja Nim",
+    "W000005": "(2,3)-Maharaja Nim",
+    "W000017": "Box(8,13) altered Wythoff",
+    "W000012": "Linear Nimhoff {(1,0),(0,2),(1,1)}",
+}
+ALTERED = {"W000017"}
+WYTHOFF = "W000001"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--n", type=int, default=10_000)
+def game(wid: str) -> dict:
+    return read_seed(seed_dir() / f"{wid}.json")["definition"]
+
+
+def median_of(repeat: int, func, *args) -> float:
+    """Median wall time: robust to a stray slow run and to a lucky fast one."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func(*args)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def grid_marking(n: int, moves: list[tuple[int, int]]) -> np.ndarray:
+    """Appendix A.1: walk the board, mark each new P's options N (numpy slices)."""
+    size = 2 * n + 2
+    board = np.zeros((size, size), dtype=np.int8)  # 0 unknown, 1 P, 2 N
+    for i in range(n):
+        for j in range(n):
+            if board[i, j] == 0:
+                board[i, j] = 1
+                for a, b in moves:
+                    board[i + a, j + b] = 2
+                board[i + 1 : i + n + 1, j] = 2
+                board[i, j + 1 : j + n + 1] = 2
+                k = np.arange(1, n + 1)
+                board[i + k, j + k] = 2
+    xs, ys = np.nonzero(board[:n, :n] == 1)
+    return np.column_stack([xs, ys])
+
+
+CHILD = """
+import json, sys, time
+from catalog import p_positions
+definition, n = json.loads(sys.argv[1]), int(sys.argv[2])
+p_positions(definition, 100)  # compile or load the cached kernels
+start = time.perf_counter()
+p_positions(definition, n)
+took = time.perf_counter() - start
+peak = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0]
+print(took, int(peak.split()[1]) / 1024)
+"""
+
+
+def fresh_run(wid: str, n: int) -> tuple[float, float]:
+    """(seconds, peak MB) of one p_positions call in a fresh process.
+
+    A fresh process puts every size on the same footing (no memory left
+    mapped by earlier runs), and its VmHWM is its own peak: Linux keeps
+    ru_maxrss across exec, so that would report this process's peak.
+    """
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, json.dumps(game(wid)), str(n)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    took, peak = out.stdout.split()
+    return float(took), float(peak)
+
+
+def median_run(wid: str, n: int, repeat: int) -> tuple[float, float]:
+    runs = [fresh_run(wid, n) for _ in range(repeat)]
+    return float(np.median([t for t, _ in runs])), max(m for _, m in runs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="sizes / 10")
     args = parser.parse_args()
-    for wid in GAMES:
-        game = read_seed(seed_dir() / f"{wid}.json")["game"]
-        start = time.perf_counter()
-        found = p_positions(game, args.n)
-        took = time.perf_counter() - start
-        print(f"p_positions {wid} n={args.n}: {took:.3f} s, {len(found)} positions")
-    with tempfile.TemporaryDirectory() as folder:
-        store = Store(Settings(f"sqlite:///{Path(folder) / 'bench.sqlite3'}"))
-        seed(store)
-        start = time.perf_counter()
-        fill(store.sessions, 1, args.n)
-        took = time.perf_counter() - start
-        print(f"fill W000001 n={args.n} into SQLite: {took:.3f} s")
-        store.dispose()
+    scale = 10 if args.small else 1
+    big, small = 10_000_000 // scale, 1_000_000 // scale
+    failures = []
+
+    def goal(ok: bool, text: str) -> None:
+        print(("  ok   " if ok else "  MISS ") + text)
+        if not ok:
+            failures.append(text)
+
+    for wid in [WYTHOFF, *GAMES]:  # compile and cache the kernels first
+        p_positions(game(wid), 100)
+
+    print("1. Maharaja Nim at n = 4000 against Appendix A.1's grid marking")
+    knight = [(1, 2), (2, 1)]
+    baseline = median_of(1, grid_marking, 4000, knight)
+    ours = median_of(5, p_positions, game("W000004"), 4000)
+    assert np.array_equal(grid_marking(300, knight), p_positions(game("W000004"), 300))
+    print(f"   grid marking {baseline:.3f} s, p_positions {ours * 1000:.2f} ms")
+    goal(baseline / ours >= 200, f"speed-up {baseline / ours:.0f}x (goal >= 200x)")
+
+    print(f"2-3. growth n = {small} -> {big}, and against Wythoff's closed form")
+    print("   (each time: median of fresh processes, one call each)")
+    limit, peak = median_run(WYTHOFF, big, 3)
+    peaks = {WYTHOFF: peak}
+    print(f"   Wythoff closed form at n = {big}: {limit:.3f} s")
+    for wid, name in GAMES.items():
+        t_small, _ = median_run(wid, small, 5)
+        t_big, peaks[wid] = median_run(wid, big, 3)
+        growth, against = t_big / t_small, t_big / limit
+        bound = 3 if wid in ALTERED else 20
+        print(f"   {wid} {name}: {t_small:.3f} s -> {t_big:.3f} s")
+        goal(growth <= 12, f"{wid} growth {growth:.1f} (goal <= 12)")
+        text = f"{wid} {against:.1f}x the closed form (goal <= {bound})"
+        goal(against <= bound, text)
+
+    print(f"4. peak memory at n = {big} (VmHWM of the fresh process, with numba)")
+    for wid, mb in peaks.items():
+        goal(mb < 1024, f"{wid} {mb:.0f} MB (goal < 1024 MB)")
+    print("all goals met" if not failures else f"{len(failures)} goal(s) missed")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

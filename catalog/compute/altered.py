@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.compute.kernel import KernelSweep
@@ -78,23 +79,72 @@ def saturation(game: Definition) -> Saturation:
         x, target = target, 2 * target
 
 
-def _w(bits: np.ndarray) -> np.ndarray:
-    """w: 0 → 001, 1 → 01, on an int8 array."""
-    ends = np.cumsum(3 - bits.astype(np.int64))
-    out = np.zeros(int(ends[-1]) if ends.size else 0, dtype=np.int8)
-    out[ends - 1] = 1
-    return out
+@njit(cache=True)
+def _run_queue(bits, stream_length):
+    """The first symbols of R = S · w(R), read as a queue (Lemma 3)."""
+    buffer = np.empty(bits.size + 3 * stream_length + 3, dtype=np.int8)
+    buffer[: bits.size] = bits
+    end = bits.size
+    for i in range(stream_length):
+        if i >= end:  # an empty S never grows
+            return buffer[:end].copy()
+        end = _append_w(buffer, end, buffer[i])
+    return buffer[:stream_length].copy()
+
+
+@njit(cache=True, inline="always")
+def _append_w(buffer, end, symbol):
+    """Append w(symbol) (0 → 001, 1 → 01) at ``end``; return the new end."""
+    if symbol == 0:
+        buffer[end] = 0
+        buffer[end + 1] = 0
+        buffer[end + 2] = 1
+        return end + 3
+    buffer[end] = 0
+    buffer[end + 1] = 1
+    return end + 2
+
+
+@njit(cache=True)
+def _tail(bits, low, first_column, n, head):
+    """The head positions with y < n, then the P-positions of the columns
+    from ``first_column`` on, read off the queue in one pass."""
+    columns = n - first_column
+    out = np.empty((head.shape[0] + columns, 2), dtype=np.int64)
+    kept = 0
+    for k in range(head.shape[0]):
+        if head[k, 1] < n:
+            out[kept, 0] = head[k, 0]
+            out[kept, 1] = head[k, 1]
+            kept += 1
+    buffer = np.empty(bits.size + 3 * columns + 3, dtype=np.int8)
+    buffer[: bits.size] = bits
+    end = bits.size
+    col = 0
+    i = 0
+    while col < columns and i < end:
+        symbol = buffer[i]
+        end = _append_w(buffer, end, symbol)
+        if symbol == 0:  # a lower P-position in row l + i, then an upper one
+            if low + i < n:
+                out[kept, 0] = first_column + col
+                out[kept, 1] = low + i
+                kept += 1
+            col += 1
+            if col >= columns:
+                break
+        if low + end - 1 < n:  # the upper one: the row of w's final 1
+            out[kept, 0] = first_column + col
+            out[kept, 1] = low + end - 1
+            kept += 1
+        col += 1
+        i += 1
+    return out[:kept]
 
 
 def row_stream(bits: np.ndarray, length: int) -> np.ndarray:
     """The first ``length`` symbols of R = S · w(R)."""
-    stream = bits.astype(np.int8)
-    while stream.size < length:
-        grown = np.concatenate([bits.astype(np.int8), _w(stream)])
-        if grown.size <= stream.size:  # S is empty: nothing ever grows
-            break
-        stream = grown
-    return stream[:length]
+    return _run_queue(np.asarray(bits, dtype=np.int8), length)
 
 
 def p_positions(game: Definition, n: int) -> np.ndarray:
@@ -104,20 +154,4 @@ def p_positions(game: Definition, n: int) -> np.ndarray:
     if n <= sat.column + 1:
         head = head[head[:, 0] < n]
         return head[head[:, 1] < n]
-    columns = n - sat.column - 1
-    # Each symbol gives at least one column: ``columns`` symbols are enough.
-    stream = row_stream(sat.bits, columns).astype(np.int64)
-    per_symbol = 2 - stream
-    first_col = sat.column + 1 + np.cumsum(per_symbol) - per_symbol
-    upper_row = sat.low + sat.bits.size + np.cumsum(3 - stream) - 1
-    zero = stream == 0
-    # One P-position per column from here on: fill the column -> row table.
-    base = sat.column + 1
-    rows = np.empty(int(first_col[-1] + per_symbol[-1]) - base, dtype=np.int64)
-    rows[first_col[zero] - base] = sat.low + np.flatnonzero(zero)
-    rows[first_col + zero - base] = upper_row
-    rows = rows[:columns]
-    xs = np.flatnonzero(rows < n)
-    tail = np.column_stack([xs + base, rows[xs]])
-    head = head[head[:, 1] < n]
-    return np.concatenate([head, tail])
+    return _tail(sat.bits.astype(np.int8), sat.low, sat.column + 1, n, head)
