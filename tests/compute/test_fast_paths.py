@@ -42,6 +42,15 @@ def test_kernel_matches_reference(seed):
         assert np.array_equal(whole, reference.p_positions(game, n)), game
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_kernel_matches_reference_a_few_hundred_columns(seed):
+    rng = random.Random(50 + seed)
+    for _ in range(2):
+        game = kernel_game(rng)
+        found = kernel.KernelSweep(game, x_cap=8).advance(150, y_bound=150)
+        assert np.array_equal(found, reference.p_positions(game, 150)), game
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_kernel_resumes_and_grows(seed):
     rng = random.Random(100 + seed)
