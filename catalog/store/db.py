@@ -45,7 +45,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    connection.exec_driver_sql("BEGIN")
+    # Write transactions ask for "BEGIN IMMEDIATE" (catalog.store.fill.writing).
+    mode = connection.get_execution_options().get("sqlite_begin", "")
+    connection.exec_driver_sql(f"BEGIN {mode}".strip())
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

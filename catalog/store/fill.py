@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC
 from typing import Any
 
 import numpy as np
-from sqlalchemy import CursorResult, delete, update
+from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import sequences as seqs
@@ -37,6 +41,20 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def _alive(worker: str | None) -> bool:
+    """False only when ``worker`` is a process of this host that has died."""
+    host, _, pid = (worker or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def work_needed(session: Session, entry_id: int, n: int) -> int:
     """How many columns ``fill(…, n)`` would still compute (for progress bars)."""
     game = canonicalize(repo.get_entry(session, entry_id).definition)
@@ -50,6 +68,20 @@ def work_needed(session: Session, entry_id: int, n: int) -> int:
     return max(0, n - extent.x_bound)
 
 
+class TooMuchWork(Exception):
+    """The request needs more computation than the configured maximum."""
+
+
+@contextmanager
+def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
+    """A write transaction. On SQLite it takes the write lock at BEGIN, so
+    concurrent writers queue on the busy timeout instead of failing when a
+    read transaction tries to turn into a write."""
+    with maker.begin() as session:
+        session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+        yield session
+
+
 def fill(
     maker: sessionmaker[Session],
     entry_id: int,
@@ -57,37 +89,82 @@ def fill(
     *,
     chunk_columns: int = 65_536,
     progress: Progress | None = None,
+    max_columns: int | None = None,
+    lease: float = 600.0,
+    poll: float = 0.05,
 ) -> None:
-    """Make the store hold every P-position of the entry with x, y < n."""
-    with maker.begin() as session:
-        game = canonicalize(repo.get_entry(session, entry_id).definition)
-        if not column_mode(game):
-            check_n(n, maximum=MAX_BOX_N)
-        if _covers(repo.get_extent(session, entry_id), n):
-            return
-        job = Job(
-            entry_id=entry_id,
-            kind="p-positions",
-            target=n,
-            state="running",
-            claimed_by=worker_name(),
-            claimed_at=utcnow(),
-            created_at=utcnow(),
-        )
-        session.add(job)
-        session.flush()
-        job_id = job.id
+    """Make the store hold every P-position of the entry with x, y < n.
+
+    One writer computes an entry at a time: it holds the entry's ``running``
+    job row (a partial unique index allows one), and the others wait for it
+    and then find the work done. A claim whose heartbeat is older than
+    ``lease`` seconds was abandoned (kill -9) and is taken over.
+    Raises :class:`TooMuchWork` when more than ``max_columns`` columns
+    (box mode: rows too) would have to be computed.
+    """
+    while True:
+        with writing(maker) as session:
+            game = canonicalize(repo.get_entry(session, entry_id).definition)
+            if not column_mode(game):
+                check_n(n, maximum=MAX_BOX_N)
+            if _covers(repo.get_extent(session, entry_id), n):
+                return
+            needed = work_needed(session, entry_id, n)
+            if max_columns is not None and needed > max_columns:
+                raise TooMuchWork(
+                    f"n={n} needs {needed} more columns; this server computes at "
+                    f"most {max_columns} per request (max_compute_columns)"
+                )
+            job_id = _claim(session, entry_id, n, lease)
+        if job_id is not None:
+            break
+        time.sleep(poll)
     try:
         if column_mode(game):
-            _fill_columns(maker, entry_id, game, n, chunk_columns, progress)
+            _fill_columns(maker, entry_id, game, n, chunk_columns, progress, job_id)
         else:
             _fill_box(maker, entry_id, game, n, chunk_columns, progress)
     except BaseException as exc:
-        with maker.begin() as session:
+        with writing(maker) as session:
             _finish(session, job_id, "failed", f"{type(exc).__name__}: {exc}")
         raise
-    with maker.begin() as session:
+    with writing(maker) as session:
         _finish(session, job_id, "done", None)
+
+
+def _claim(session: Session, entry_id: int, n: int, lease: float) -> int | None:
+    """Insert this worker's running job for the entry, or None if another
+    worker holds one (taking it over when its heartbeat is too old)."""
+    now = utcnow()
+    try:
+        with session.begin_nested():
+            job = Job(
+                entry_id=entry_id,
+                kind="p-positions",
+                target=n,
+                state="running",
+                claimed_by=worker_name(),
+                claimed_at=now,
+                heartbeat_at=now,
+                created_at=now,
+            )
+            session.add(job)
+            session.flush()
+            return job.id
+    except IntegrityError:
+        pass
+    holder = session.scalar(
+        select(Job).where(Job.entry_id == entry_id, Job.state == "running")
+    )
+    if holder is not None:
+        beat = holder.heartbeat_at or holder.claimed_at or now
+        if beat.tzinfo is None:  # SQLite keeps naive UTC datetimes
+            beat = beat.replace(tzinfo=UTC)
+        if (now - beat).total_seconds() > lease or not _alive(holder.claimed_by):
+            holder.state, holder.error = "failed", "abandoned: no heartbeat"
+            holder.finished_at = now
+            session.flush()
+    return None
 
 
 def _finish(session: Session, job_id: int, state: str, error: str | None) -> None:
@@ -111,6 +188,7 @@ def _fill_columns(
     n: int,
     width: int,
     progress: Progress | None,
+    job_id: int,
 ) -> None:
     with maker.begin() as session:
         extent = repo.get_extent(session, entry_id)
@@ -125,7 +203,10 @@ def _fill_columns(
         x1 = min(n, x0 + width)
         fresh = sweep.advance(x1, progress)
         found = np.concatenate([pending, fresh])
-        with maker.begin() as session:
+        with writing(maker) as session:
+            session.execute(
+                update(Job).where(Job.id == job_id).values(heartbeat_at=utcnow())
+            )
             count += len(fresh)
             _claim_extent(session, entry_id, start, x1, None, count)
             repo.write_chunk(session, entry_id, x0, x1, None, found)
@@ -157,7 +238,7 @@ def _fill_box(
         before = repo.read_positions(session, entry_id, 0, old_x)
     sweep = resume_sweep(game, before, old_x, height=height)
     found = sweep.advance(x_target, progress)
-    with maker.begin() as session:
+    with writing(maker) as session:
         if old_x == 0:
             # A taller box: every chunk is rewritten, in this one transaction.
             session.execute(

@@ -20,6 +20,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -234,10 +235,23 @@ class CrossReference(Base):
 
 
 class Job(Base):
-    """A unit of compute work: fill an entry's P-positions up to ``target``."""
+    """A unit of compute work: fill an entry's P-positions up to ``target``.
+
+    At most one job per entry is ``running``: that row is the claim that
+    makes concurrent requests compute a missing chunk once.
+    """
 
     __tablename__ = "jobs"
-    __table_args__ = (Index("ix_jobs_state_entry", "state", "entry_id"),)
+    __table_args__ = (
+        Index("ix_jobs_state_entry", "state", "entry_id"),
+        Index(
+            "uq_jobs_running_entry",
+            "entry_id",
+            unique=True,
+            sqlite_where=text("state = 'running'"),
+            postgresql_where=text("state = 'running'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     entry_id: Mapped[int] = mapped_column(
@@ -250,6 +264,9 @@ class Job(Base):
     )
     claimed_by: Mapped[str | None] = mapped_column(String(200))
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), comment="last sign of life of the claiming worker"
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     error: Mapped[str | None] = mapped_column(Text)
