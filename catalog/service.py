@@ -12,7 +12,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -48,6 +47,11 @@ class Store:
     @cached_property
     def sessions(self) -> sessionmaker[Session]:
         return make_sessionmaker(self.engine)
+
+    @cached_property
+    def cache(self) -> repo.ChunkCache:
+        """Decoded chunks shared by the requests of one process."""
+        return repo.ChunkCache()
 
     def dispose(self) -> None:
         if "engine" in self.__dict__:
@@ -137,11 +141,18 @@ def show(store: Store, wid: str) -> dict[str, Any]:
 
 
 def list_entries(
-    store: Store, keyword: str | None = None, after: str | None = None, limit: int = 100
+    store: Store,
+    keyword: str | None = None,
+    after: str | int | None = None,
+    limit: int = 100,
+    words: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    start = parse_id(after) if after else 0
+    """Entries in ID order after ``after`` (an ID or its number)."""
+    start = parse_id(after) if isinstance(after, str) else (after or 0)
     with store.sessions() as session:
-        rows = repo.list_entries(session, keyword=keyword, after=start, limit=limit)
+        rows = repo.list_entries(
+            session, keyword=keyword, words=words, after=start, limit=limit
+        )
         return {
             "entries": [
                 {"id": format_id(e.id), "name": e.name, "keywords": e.keywords}
@@ -158,9 +169,13 @@ def _entry_game(store: Store, wid: str):
 
 
 def _filled(
-    store: Store, wid: str, n: int, progress: Progress | None = None
-) -> tuple[int, np.ndarray]:
-    """Validate ``n``, compute what is missing, read positions with x, y < n."""
+    store: Store,
+    wid: str,
+    n: int,
+    progress: Progress | None = None,
+    max_columns: int | None = None,
+) -> int:
+    """Validate ``n`` and compute what is missing; return the entry number."""
     number, game = _entry_game(store, wid)
     check_n(n, maximum=_limit(column_mode(game), store.settings))
     filler.fill(
@@ -169,23 +184,130 @@ def _filled(
         n,
         chunk_columns=store.settings.chunk_columns,
         progress=progress,
+        max_columns=max_columns,
     )
-    with store.sessions() as session:
-        return number, repo.read_positions(session, number, 0, n, n)
+    return number
 
 
 def compute(
     store: Store, wid: str, n: int, progress: Progress | None = None
 ) -> dict[str, Any]:
-    number, found = _filled(store, wid, n, progress)
+    number = _filled(store, wid, n, progress)
+    with store.sessions() as session:
+        found = repo.read_positions(session, number, 0, n, n, store.cache)
     return {"id": format_id(number), "n": n, "count": len(found)}
 
 
 def positions(
     store: Store, wid: str, n: int, progress: Progress | None = None
 ) -> dict[str, Any]:
-    number, found = _filled(store, wid, n, progress)
+    number = _filled(store, wid, n, progress)
+    with store.sessions() as session:
+        found = repo.read_positions(session, number, 0, n, n, store.cache)
     return {"id": format_id(number), "n": n, "positions": found.tolist()}
+
+
+def positions_page(
+    store: Store,
+    wid: str,
+    n: int,
+    start: tuple[int, int] = (0, 0),
+    limit: int = 10_000,
+    max_columns: int | None = None,
+) -> dict[str, Any]:
+    """A page of the P-positions with x, y < n, from ``start`` = (x, y) on.
+
+    ``next`` is where the following page starts, or None on the last page.
+    """
+    number = _filled(store, wid, n, max_columns=max_columns)
+    with store.sessions() as session:
+        page, after = repo.read_page(session, number, n, start, limit, store.cache)
+    return {
+        "id": format_id(number),
+        "n": n,
+        "positions": page.tolist(),
+        "next": list(after) if after else None,
+    }
+
+
+class UnknownSequence(LookupError):
+    """The entry has no stored sequence or bit-string of that name."""
+
+
+def sequence(
+    store: Store, wid: str, name: str, start: int = 0, limit: int = 10_000
+) -> dict[str, Any]:
+    """Stored terms ``start`` .. ``start + limit`` of a derived sequence."""
+    number = parse_id(wid)
+    with store.sessions() as session:
+        repo.get_entry(session, number)
+        found = repo.read_sequences(session, number).get(name)
+    if found is None:
+        raise UnknownSequence(f"{format_id(number)} has no stored sequence {name!r}")
+    terms = found["terms"][start : start + limit].tolist()
+    more = start + limit < found["length"]
+    return {
+        "id": format_id(number),
+        "name": name,
+        "offset": found["offset"],
+        "length": found["length"],
+        "description": found["description"],
+        "start": start,
+        "terms": terms,
+        "next": start + limit if more else None,
+    }
+
+
+def bitstring(store: Store, wid: str) -> dict[str, Any]:
+    number = parse_id(wid)
+    with store.sessions() as session:
+        repo.get_entry(session, number)
+        rows = {row.kind: row for row in repo.read_bitstrings(session, number)}
+    row = rows.get("upper-lower")
+    if row is None:
+        raise UnknownSequence(
+            f"{format_id(number)} has no bit-string: it needs one P-position per "
+            "column, computed (wythoff compute)"
+        )
+    return {
+        "id": format_id(number),
+        "kind": row.kind,
+        "start": row.start,
+        "length": row.length,
+        "bits": row.bits,
+    }
+
+
+#: Most terms a search may give.
+MAX_SEARCH_TERMS = 64
+
+
+def search(store: Store, query: str) -> dict[str, Any]:
+    """Entries matching ``query``: comma-separated terms found consecutively in
+    a stored sequence, ``id:W…``, ``keyword:…``, or words of the name."""
+    query = query.strip()
+    if not query:
+        raise ValueError("q: empty query")
+    with store.sessions() as session:
+        results = repo.search(session, _parse_query(query))
+    return {"query": _parse_query(query)["shown"], "results": results}
+
+
+def _parse_query(query: str) -> dict[str, Any]:
+    if all(c.isdigit() or c in ", -" for c in query):
+        try:
+            terms = [int(t) for t in query.replace(" ", ",").split(",") if t]
+        except ValueError:
+            raise ValueError(f"q: not a list of integers: {query!r}") from None
+        if any(t < 0 for t in terms):
+            raise ValueError("q: terms must be non-negative integers")
+        if not terms:
+            raise ValueError("q: empty query")
+        if len(terms) > MAX_SEARCH_TERMS:
+            raise ValueError(f"q: at most {MAX_SEARCH_TERMS} terms")
+        return {"terms": terms, "shown": terms}
+    words = query.split()
+    return {"words": words, "shown": words}
 
 
 def work_needed(store: Store, wid: str, n: int) -> int:
@@ -194,7 +316,9 @@ def work_needed(store: Store, wid: str, n: int) -> int:
         return filler.work_needed(session, number, n)
 
 
-def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
+def is_p(
+    store: Store, wid: str, x: int, y: int, max_columns: int | None = None
+) -> dict[str, Any]:
     """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
     number, game = _entry_game(store, wid)
     if closed.is_wythoff(game):
@@ -213,10 +337,14 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     check_n(y, "y", limit - 1)
     bound = max(x, y) + 1
     filler.fill(
-        store.sessions, number, bound, chunk_columns=store.settings.chunk_columns
+        store.sessions,
+        number,
+        bound,
+        chunk_columns=store.settings.chunk_columns,
+        max_columns=max_columns,
     )
     with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, x + 1, y + 1)
+        found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
     p_set = set(map(tuple, found.tolist()))
     outcome = "P" if (x, y) in p_set else "N"
     move = None
@@ -230,21 +358,36 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     }
 
 
+def bfile(
+    store: Store, wid: str, n: int, start: int = 0, limit: int | None = None
+) -> str:
+    """The entry's main sequence (y(x), else a_n) as OEIS b-file lines
+    ``index value``, for the terms that the bound n covers."""
+    number = parse_id(wid)
+    with store.sessions() as session:
+        repo.get_entry(session, number)
+        sequences = repo.read_sequences(session, number)
+    name = next((s for s in ("y", "a") if s in sequences), None)
+    if name is None:
+        raise UnknownSequence(
+            f"{format_id(number)} has no integer sequence to write as a b-file"
+        )
+    seq = sequences[name]
+    terms = seq["terms"]
+    terms = terms[:n] if name == "y" else terms[terms < n]
+    stop = len(terms) if limit is None else start + limit
+    header = f"# {format_id(number)} sequence {name}, offset {seq['offset']}\n"
+    lines = (
+        f"{seq['offset'] + i} {v}\n"
+        for i, v in enumerate(terms[start:stop].tolist(), start)
+    )
+    return header + "".join(lines)
+
+
 def export(store: Store, wid: str, fmt: str, n: int) -> str | dict[str, Any]:
     doc = positions(store, wid, n)
-    found = np.asarray(doc["positions"], dtype=np.int64).reshape(-1, 2)
     if fmt == "json":
         return doc
     if fmt == "csv":
-        return "x,y\n" + "".join(f"{x},{y}\n" for x, y in found.tolist())
-    # b-file: one "index value" line per term of the entry's main sequence.
-    with store.sessions() as session:
-        sequences = repo.read_sequences(session, parse_id(wid))
-    name = next((s for s in ("y", "a") if s in sequences), None)
-    if name is None:
-        raise ValueError(f"{doc['id']} has no integer sequence to write as a b-file")
-    seq = sequences[name]
-    header = f"# {doc['id']} sequence {name}, offset {seq['offset']}\n"
-    terms = seq["terms"]
-    terms = (terms[:n] if name == "y" else terms[terms < n]).tolist()
-    return header + "".join(f"{seq['offset'] + i} {v}\n" for i, v in enumerate(terms))
+        return "x,y\n" + "".join(f"{x},{y}\n" for x, y in doc["positions"])
+    return bfile(store, wid, n)

@@ -61,7 +61,7 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             result = func(obj.store, **kwargs)
         except USER_ERRORS as exc:
-            raise click.ClickException(str(exc).strip("'\"")) from None
+            raise click.ClickException(str(exc)) from None
         finally:
             if obj._store is not None:
                 obj._store.dispose()
@@ -247,6 +247,34 @@ def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
 def export(store: service.Store, entry_id: str, fmt: str, n: int):
     """Write an entry's P-positions (csv, json) or main sequence (b-file)."""
     return service.export(store, entry_id, fmt, n)
+
+
+@cli.command()
+@click.argument("terms", metavar="TERMS")
+@common
+def search(store: service.Store, terms: str) -> dict[str, Any]:
+    """Entries whose sequences contain TERMS (e.g. 1,3,4,6) consecutively;
+    also id:W000004, keyword:maharaja or words of the name."""
+    return service.search(store, terms)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    metavar="URL",
+    envvar="WYTHOFF_DATABASE_URL",
+    help="Database URL (default: an SQLite file in the user data directory).",
+)
+def serve(host: str, port: int, db: str | None) -> None:
+    """Run the HTTP API for one user (use gunicorn for many)."""
+    from werkzeug.serving import run_simple
+
+    from catalog.api import create_app
+
+    app = create_app({"DATABASE_URL": db})
+    run_simple(host, port, app, threaded=True)
 
 
 @cli.group()

@@ -6,11 +6,13 @@ it: the CLI's ``with Session.begin():`` or the web teardown does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -179,11 +181,22 @@ def clear_results(session: Session, entry: Entry) -> None:
 
 
 def list_entries(
-    session: Session, *, keyword: str | None = None, after: int = 0, limit: int = 100
+    session: Session,
+    *,
+    keyword: str | None = None,
+    words: Iterable[str] = (),
+    after: int = 0,
+    limit: int = 100,
 ) -> list[Entry]:
+    """Entries with id > after, in ID order; ``words`` must all be in the name."""
     query = select(Entry).where(Entry.id > after).order_by(Entry.id).limit(limit)
     if keyword:
         query = query.join(EntryKeyword).where(EntryKeyword.keyword == keyword.lower())
+    for word in words:
+        # Bound parameter, with % and _ escaped: a word is matched literally.
+        query = query.where(
+            func.lower(Entry.name).contains(word.lower(), autoescape=True)
+        )
     return list(session.scalars(query))
 
 
@@ -235,30 +248,85 @@ def write_chunk(
     return row
 
 
+class ChunkCache:
+    """Decoded chunks, least recently used first out. Safe to share: a key
+    holds the chunk's checksum, so a rewritten chunk is a new key."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[int, int, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int, str]) -> np.ndarray | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[int, int, str], value: np.ndarray) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def iter_chunks(
+    session: Session,
+    entry_id: int,
+    x0: int = 0,
+    x1: int | None = None,
+    cache: ChunkCache | None = None,
+) -> Iterator[np.ndarray]:
+    """The decoded chunks that cover columns [x0, x1), in column order.
+
+    Only the chunks' metadata is read first; a chunk's data is fetched and
+    checked only when ``cache`` does not already hold it.
+    """
+    query = (
+        select(PositionChunk.x0, PositionChunk.checksum)
+        .where(PositionChunk.entry_id == entry_id, PositionChunk.x1 > x0)
+        .order_by(PositionChunk.x0)
+    )
+    if x1 is not None:
+        query = query.where(PositionChunk.x0 < x1)
+    for start, digest in session.execute(query).all():
+        key = (entry_id, start, digest)
+        found = cache.get(key) if cache is not None else None
+        if found is None:
+            # Read the row whole: a concurrent fill may have rewritten this
+            # (partial, last) chunk since the metadata query.
+            count, encoding, digest, data = session.execute(
+                select(
+                    PositionChunk.count,
+                    PositionChunk.encoding,
+                    PositionChunk.checksum,
+                    PositionChunk.data,
+                ).where(PositionChunk.entry_id == entry_id, PositionChunk.x0 == start)
+            ).one()
+            key = (entry_id, start, digest)
+            found = chunks.decode_positions(encoding, data, count)
+            if chunks.checksum(found) != digest:
+                raise chunks.CorruptChunk(
+                    f"{format_id(entry_id)}: chunk at column {start} fails its checksum"
+                )
+            if cache is not None:
+                cache.put(key, found)
+        yield found
+
+
 def read_positions(
     session: Session,
     entry_id: int,
     x0: int = 0,
     x1: int | None = None,
     y1: int | None = None,
+    cache: ChunkCache | None = None,
 ) -> np.ndarray:
     """Stored P-positions with x0 <= x < x1 (and y < y1), loading only the
     chunks that cover those columns."""
-    query = (
-        select(PositionChunk)
-        .where(PositionChunk.entry_id == entry_id, PositionChunk.x1 > x0)
-        .order_by(PositionChunk.x0)
-    )
-    if x1 is not None:
-        query = query.where(PositionChunk.x0 < x1)
-    parts = []
-    for row in session.scalars(query):
-        found = chunks.decode_positions(row.encoding, row.data, row.count)
-        if chunks.checksum(found) != row.checksum:
-            raise chunks.CorruptChunk(
-                f"{format_id(entry_id)}: chunk at column {row.x0} fails its checksum"
-            )
-        parts.append(found)
+    parts = list(iter_chunks(session, entry_id, x0, x1, cache))
     if not parts:
         return np.zeros((0, 2), dtype=np.int64)
     found = np.concatenate(parts)
@@ -268,6 +336,34 @@ def read_positions(
     if y1 is not None:
         keep &= found[:, 1] < y1
     return found[keep]
+
+
+def read_page(
+    session: Session,
+    entry_id: int,
+    n: int,
+    start: tuple[int, int],
+    limit: int,
+    cache: ChunkCache | None = None,
+) -> tuple[np.ndarray, tuple[int, int] | None]:
+    """Up to ``limit`` positions with x, y < n from ``start`` = (x, y) on, in
+    order, and where the next page starts (None after the last one)."""
+    parts: list[np.ndarray] = []
+    have = 0
+    for found in iter_chunks(session, entry_id, start[0], n, cache):
+        keep = (found[:, 0] < n) & (found[:, 1] < n)
+        keep &= (found[:, 0] > start[0]) | (
+            (found[:, 0] == start[0]) & (found[:, 1] >= start[1])
+        )
+        parts.append(found[keep])
+        have += int(keep.sum())
+        if have > limit:
+            break
+    page = np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
+    if len(page) > limit:
+        x, y = page[limit].tolist()
+        return page[:limit], (x, y)
+    return page, None
 
 
 def chunk_rows(session: Session, entry_id: int) -> list[PositionChunk]:
@@ -331,3 +427,48 @@ def read_bitstrings(session: Session, entry_id: int) -> list[Bitstring]:
 def xref_ids(session: Session, entry_id: int) -> list[int]:
     query = select(CrossReference.other_id).where(CrossReference.entry_id == entry_id)
     return sorted(session.scalars(query))
+
+
+def search(session: Session, query: dict[str, Any]) -> list[dict[str, Any]]:
+    """Naive search over stored sequences and names (a scan: fine for a
+    catalog of this size; an index replaces it when the catalog grows)."""
+    results: list[dict[str, Any]] = []
+    entries = list(session.scalars(select(Entry).order_by(Entry.id)))
+    if "terms" in query:
+        want = np.asarray(query["terms"], dtype=np.int64)
+        for entry in entries:
+            for name, seq in read_sequences(session, entry.id).items():
+                index = _find_run(seq["terms"], want)
+                if index is not None:
+                    results.append(
+                        {
+                            "id": format_id(entry.id),
+                            "name": entry.name,
+                            "sequence": name,
+                            "index": seq["offset"] + index,
+                        }
+                    )
+        results.sort(key=lambda r: (r["index"], r["id"]))
+        return results
+    for entry in entries:
+        if all(_word_matches(entry, w) for w in query["words"]):
+            results.append({"id": format_id(entry.id), "name": entry.name})
+    return results
+
+
+def _word_matches(entry: Entry, word: str) -> bool:
+    field, _, value = word.partition(":")
+    if value and field.lower() == "id":
+        return format_id(entry.id).lower() == value.lower()
+    if value and field.lower() == "keyword":
+        return value.lower() in entry.keywords
+    return word.lower() in entry.name.lower()
+
+
+def _find_run(terms: np.ndarray, want: np.ndarray) -> int | None:
+    """First index where ``want`` occurs consecutively in ``terms``."""
+    if len(want) > len(terms):
+        return None
+    windows = np.lib.stride_tricks.sliding_window_view(terms, len(want))
+    hits = np.flatnonzero((windows == want).all(axis=1))
+    return int(hits[0]) if hits.size else None

@@ -1,0 +1,257 @@
+"""The OpenAPI 3.1 document of ``/api/v1``.
+
+Written as data beside the routes; ``tests/api/test_openapi.py`` checks that
+every route of the blueprint is here with its parameters, and schemathesis
+checks the answers against it, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalog.config import Settings
+
+ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
+PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _param(name: str, where: str, schema: dict[str, Any], text: str, required=False):
+    return {
+        "name": name,
+        "in": where,
+        "required": required or where == "path",
+        "description": text,
+        "schema": schema,
+    }
+
+
+def _json(schema: dict[str, Any], text: str) -> dict[str, Any]:
+    return {"description": text, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    texts = {
+        400: "a parameter is missing or malformed",
+        404: "no such entry (or sequence)",
+        422: "the request needs more computation than this server allows",
+    }
+    return {str(code): _json(ERROR, texts[code]) for code in codes}
+
+
+WID = _param("wid", "path", ID, "the entry's permanent ID")
+N = _param(
+    "n",
+    "query",
+    {"type": "integer", "minimum": 0, "maximum": Settings.max_compute_n},
+    "bound: positions with x < n and y < n",
+    required=True,
+)
+INDEX = {"type": "integer", "minimum": 0, "maximum": 10**18}
+START = _param("start", "query", INDEX, "first x (or index)")
+START_Y = _param("start_y", "query", INDEX, "first y at x = start")
+LIMIT = _param(
+    "limit",
+    "query",
+    {"type": "integer", "minimum": 1, "maximum": 100_000},
+    "items per page",
+)
+FORMAT = _param(
+    "format",
+    "query",
+    {"type": "string", "enum": ["json", "csv", "bfile"]},
+    "json (default), csv, or bfile (the main sequence as 'index value' lines)",
+)
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {"type": "string"}},
+    },
+    "Entry": {
+        "type": "object",
+        "required": [
+            "id",
+            "name",
+            "definition",
+            "offset",
+            "defects",
+            "saturation_column",
+            "xrefs",
+        ],
+        "properties": {
+            "id": ID,
+            "name": {"type": "string"},
+            "definition": {"type": "object"},
+            "offset": {"type": ["object", "null"]},
+            "defects": {"type": ["integer", "null"]},
+            "saturation_column": {"type": ["integer", "null"]},
+            "xrefs": {"type": "array", "items": ID},
+        },
+    },
+    "Positions": {
+        "type": "object",
+        "required": ["id", "n", "positions", "next"],
+        "properties": {
+            "id": ID,
+            "n": {"type": "integer"},
+            "positions": {"type": "array", "items": PAIR},
+            "next": {"type": ["string", "null"], "description": "URL of the next page"},
+        },
+    },
+    "Outcome": {
+        "type": "object",
+        "required": ["id", "position", "outcome", "move_to"],
+        "properties": {
+            "id": ID,
+            "position": PAIR,
+            "outcome": {"enum": ["P", "N"]},
+            "move_to": {"oneOf": [PAIR, {"type": "null"}]},
+        },
+    },
+}
+
+
+def document() -> dict[str, Any]:
+    """The whole OpenAPI document."""
+    entries_page = {
+        "type": "object",
+        "required": ["entries", "next"],
+        "properties": {
+            "entries": {"type": "array", "items": {"type": "object"}},
+            "next": {
+                "type": ["string", "null"],
+                "description": "cursor of the next page",
+            },
+        },
+    }
+    sequence = {
+        "type": "object",
+        "required": ["id", "name", "offset", "length", "terms", "next"],
+        "properties": {
+            "terms": {"type": "array", "items": {"type": "integer"}},
+            "next": {"type": ["integer", "null"]},
+        },
+    }
+    search = {
+        "type": "object",
+        "required": ["query", "results"],
+        "properties": {"results": {"type": "array", "items": {"type": "object"}}},
+    }
+    text = {
+        "text/csv": {"schema": {"type": "string"}},
+        "text/plain": {"schema": {"type": "string"}},
+    }
+    positions_ok = _json({"$ref": "#/components/schemas/Positions"}, "a page")
+    positions_ok["content"].update(text)
+    paths = {
+        "/api/v1/entries": {
+            "get": {
+                "summary": "A page of entries, in ID order",
+                "parameters": [
+                    _param(
+                        "keyword", "query", {"type": "string"}, "only with this keyword"
+                    ),
+                    _param("q", "query", {"type": "string"}, "words of the name"),
+                    _param(
+                        "cursor", "query", {"type": "string"}, "from a previous 'next'"
+                    ),
+                    _param(
+                        "limit",
+                        "query",
+                        {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "entries per page",
+                    ),
+                ],
+                "responses": {"200": _json(entries_page, "entries"), **_errors(400)},
+            }
+        },
+        "/api/v1/entries/{wid}": {
+            "get": {
+                "summary": "An entry: what `wythoff show` prints",
+                "parameters": [WID],
+                "responses": {
+                    "200": _json({"$ref": "#/components/schemas/Entry"}, "the entry"),
+                    **_errors(400, 404),
+                },
+            }
+        },
+        "/api/v1/entries/{wid}/p-positions": {
+            "get": {
+                "summary": "P-positions with x, y < n, computed on demand, paged",
+                "parameters": [WID, N, START, START_Y, LIMIT, FORMAT],
+                "responses": {"200": positions_ok, **_errors(400, 404, 422)},
+            }
+        },
+        "/api/v1/entries/{wid}/positions/{x}/{y}": {
+            "get": {
+                "summary": "Outcome of (x, y) and a winning move: `wythoff is-p`",
+                "parameters": [
+                    WID,
+                    _param("x", "path", {"type": "integer", "minimum": 0}, "pile 1"),
+                    _param("y", "path", {"type": "integer", "minimum": 0}, "pile 2"),
+                ],
+                "responses": {
+                    "200": _json(
+                        {"$ref": "#/components/schemas/Outcome"}, "the outcome"
+                    ),
+                    **_errors(400, 404, 422),
+                },
+            }
+        },
+        "/api/v1/entries/{wid}/sequences/{name}": {
+            "get": {
+                "summary": "Stored terms of a derived sequence",
+                "parameters": [
+                    WID,
+                    _param("name", "path", {"type": "string"}, "y, a, b, b-a or bits"),
+                    START,
+                    LIMIT,
+                ],
+                "responses": {"200": _json(sequence, "terms"), **_errors(400, 404)},
+            }
+        },
+        "/api/v1/entries/{wid}/bitstring": {
+            "get": {
+                "summary": "The upper/lower bit-string (0: upper P-position)",
+                "parameters": [WID],
+                "responses": {
+                    "200": _json({"type": "object"}, "bits"),
+                    **_errors(400, 404),
+                },
+            }
+        },
+        "/api/v1/search": {
+            "get": {
+                "summary": "Entries whose sequences contain the terms",
+                "parameters": [
+                    _param(
+                        "q",
+                        "query",
+                        {"type": "string"},
+                        "terms 1,3,4,6 or words",
+                        required=True,
+                    )
+                ],
+                "responses": {"200": _json(search, "matches"), **_errors(400)},
+            }
+        },
+        "/api/v1/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1")},
+            }
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Wythoff Variant Catalog",
+            "version": "1",
+            "description": "Read-only access to the catalog's entries and their "
+            'P-positions. Errors are {"error": "..."} with a 4xx status.',
+        },
+        "paths": paths,
+        "components": {"schemas": SCHEMAS},
+    }

@@ -1,0 +1,213 @@
+"""``/api/v1``: the contract's read routes, over :mod:`catalog.service`."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any, cast
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from catalog import service
+from catalog.api.errors import BadParameter
+from catalog.api.openapi import document
+
+bp = Blueprint("v1", __name__, url_prefix="/api/v1")
+
+FORMATS = ("json", "csv", "bfile")
+#: Largest start of a page: coordinates and indices are 64-bit in the store.
+MAX_INDEX = 10**18
+
+
+def _store() -> service.Store:
+    return current_app.extensions["catalog"]
+
+
+def int_arg(
+    name: str,
+    default: int | None = None,
+    minimum: int = 0,
+    maximum: int | None = None,
+    value: str | None = None,
+) -> int:
+    """An integer query (or path) parameter, or a 400 naming it."""
+    text = request.args.get(name) if value is None else value
+    if text is None or text == "":
+        if default is None:
+            raise BadParameter(f"{name}: required")
+        return default
+    text = text.strip()
+    if not text.lstrip("-").isdigit() or len(text) > 400:
+        raise BadParameter(f"{name}: must be an integer, not {text[:40]!r}")
+    number = int(text)
+    if number < minimum:
+        raise BadParameter(f"{name}: must be at least {minimum}")
+    if maximum is not None and number > maximum:
+        raise BadParameter(f"{name}: must be at most {maximum}")
+    return number
+
+
+def _choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = request.args.get(name, default)
+    if value not in choices:
+        raise BadParameter(f"{name}: must be one of {', '.join(choices)}")
+    return value
+
+
+def _page_size() -> int:
+    cfg = current_app.config
+    return int_arg("limit", cfg["PAGE_SIZE"], 1, cfg["MAX_PAGE_SIZE"])
+
+
+def _cached(response: Response, max_age: int) -> Response:
+    """ETag from the body; 304 when the client has it already."""
+    response.add_etag()
+    response.cache_control.public = True
+    response.cache_control.max_age = max_age
+    return cast(Response, response.make_conditional(request))
+
+
+def _result(body: Any, mimetype: str = "application/json") -> Response:
+    if mimetype == "application/json":
+        response = jsonify(body)
+    else:
+        response = Response(body, mimetype=mimetype)
+    return _cached(response, current_app.config["RESULT_MAX_AGE"])
+
+
+def _encode_cursor(after: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"after": after}).encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> int:
+    try:
+        after = json.loads(base64.urlsafe_b64decode(cursor.encode()))["after"]
+    except (ValueError, KeyError, TypeError, binascii.Error):
+        raise BadParameter("cursor: not a cursor this API gave out") from None
+    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        raise BadParameter("cursor: not a cursor this API gave out")
+    return after
+
+
+@bp.get("/entries")
+def entries() -> Response:
+    """A page of entries in ID order, filtered by keyword and name words."""
+    limit = int_arg("limit", 100, 1, 1000)
+    cursor = request.args.get("cursor")
+    after = _decode_cursor(cursor) if cursor else 0
+    keyword = request.args.get("keyword") or None
+    words = (request.args.get("q") or "").split()
+    page = service.list_entries(
+        _store(), keyword=keyword, words=words, after=after, limit=limit + 1
+    )
+    rows = page["entries"]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    for row in rows:
+        row["url"] = url_for("v1.entry", wid=row["id"], _external=False)
+    last = int(rows[-1]["id"][1:]) if rows else after
+    body = {"entries": rows, "next": _encode_cursor(last) if more else None}
+    return _cached(jsonify(body), current_app.config["ENTRY_MAX_AGE"])
+
+
+@bp.get("/entries/<wid>")
+def entry(wid: str) -> Response:
+    """What ``wythoff show`` prints."""
+    return _cached(
+        jsonify(service.show(_store(), wid)), current_app.config["ENTRY_MAX_AGE"]
+    )
+
+
+@bp.get("/entries/<wid>/p-positions")
+def p_positions(wid: str) -> Response:
+    """P-positions with x, y < n, paged from (start, start_y) on."""
+    n = int_arg("n", maximum=_store().settings.max_compute_n)
+    fmt = _choice("format", FORMATS, "json")
+    limit = _page_size()
+    if fmt == "bfile":
+        return _bfile(wid, n, int_arg("start", 0, maximum=MAX_INDEX), limit)
+    first = (
+        int_arg("start", 0, maximum=MAX_INDEX),
+        int_arg("start_y", 0, maximum=MAX_INDEX),
+    )
+    page = service.positions_page(
+        _store(), wid, n, first, limit, current_app.config["MAX_COMPUTE_COLUMNS"]
+    )
+    following = None
+    if page["next"]:
+        x, y = page["next"]
+        following = url_for(
+            "v1.p_positions",
+            wid=page["id"],
+            n=n,
+            start=x,
+            start_y=y,
+            limit=limit,
+            format=fmt,
+        )
+    if fmt == "csv":
+        text = "x,y\n" + "".join(f"{x},{y}\n" for x, y in page["positions"])
+        response = _result(text, "text/csv")
+    else:
+        page["next"] = following
+        response = _result(page)
+    if following:
+        response.headers["Link"] = f'<{following}>; rel="next"'
+    return response
+
+
+def _bfile(wid: str, n: int, start: int, limit: int) -> Response:
+    """The entry's main sequence as ``index value`` lines (an OEIS b-file)."""
+    store = _store()
+    service.positions_page(
+        store, wid, n, (0, 0), 1, current_app.config["MAX_COMPUTE_COLUMNS"]
+    )
+    text = service.bfile(store, wid, n, start, limit)
+    return _result(text, "text/plain")
+
+
+@bp.get("/entries/<wid>/positions/<x>/<y>")
+def position(wid: str, x: str, y: str) -> Response:
+    """What ``wythoff is-p`` prints."""
+    col = int_arg("x", value=x)
+    row = int_arg("y", value=y)
+    doc = service.is_p(
+        _store(), wid, col, row, max_columns=current_app.config["MAX_COMPUTE_COLUMNS"]
+    )
+    return _result(doc)
+
+
+@bp.get("/entries/<wid>/sequences/<name>")
+def sequence(wid: str, name: str) -> Response:
+    """Stored terms of a derived sequence (y, a, b, b-a, bits)."""
+    start = int_arg("start", 0, maximum=MAX_INDEX)
+    doc = service.sequence(_store(), wid, name, start, _page_size())
+    return _result(doc)
+
+
+@bp.get("/entries/<wid>/bitstring")
+def bitstring(wid: str) -> Response:
+    """The upper/lower bit-string of a one-P-per-column game, as stored."""
+    return _cached(
+        jsonify(service.bitstring(_store(), wid)), current_app.config["ENTRY_MAX_AGE"]
+    )
+
+
+@bp.get("/search")
+def search() -> Response:
+    """What ``wythoff search`` prints."""
+    query = request.args.get("q")
+    if query is None:
+        raise BadParameter("q: required")
+    try:
+        doc = service.search(_store(), query)
+    except ValueError as exc:
+        raise BadParameter(str(exc)) from None
+    return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3.1 document of every route of this blueprint."""
+    return _cached(jsonify(document()), current_app.config["ENTRY_MAX_AGE"])

@@ -1,0 +1,53 @@
+"""A seeded app per backend, and a live HTTP server around an app."""
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from catalog import service
+from catalog.api import create_app
+from tests.conftest import BACKENDS, new_database_url
+
+LIMITS = {"MAX_COMPUTE_COLUMNS": 50_000, "TESTING": True}
+
+
+def make_app(url, **config):
+    app = create_app({"DATABASE_URL": url, **LIMITS, **config})
+    service.seed(app.extensions["catalog"])
+    return app
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def app(request, tmp_path_factory):
+    """A seeded catalog, shared by a module's tests (they only read)."""
+    url = new_database_url(request.param, request, tmp_path_factory.mktemp("api"))
+    app = make_app(url)
+    yield app
+    app.extensions["catalog"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def serve(app):
+    """Run ``app`` on a free loopback port; return (base URL, stop)."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def stop():
+        server.shutdown()
+        thread.join()
+
+    return f"http://127.0.0.1:{server.server_port}", stop
+
+
+@pytest.fixture
+def fresh_app(fresh_url):
+    """A seeded catalog of its own, for tests that write."""
+    app = make_app(fresh_url)
+    yield app
+    app.extensions["catalog"].dispose()
