@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench
+.PHONY: help install test lint fmt bench bench-api serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -16,5 +16,11 @@ lint:  ## ruff and mypy
 fmt:  ## format the code
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
-bench:  ## run the benchmark scripts
+bench:  ## the compute engine's goals (benchmarks/run.py)
 	$(PY) benchmarks/run.py
+
+bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
+	$(PY) benchmarks/api.py
+
+serve:  ## run the API for one user on 127.0.0.1:8000
+	.venv/bin/wythoff serve

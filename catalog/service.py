@@ -218,10 +218,19 @@ def positions_page(
     """A page of the P-positions with x, y < n, from ``start`` = (x, y) on.
 
     ``next`` is where the following page starts, or None on the last page.
+    A stored range is read with one light query for the extent and one for
+    the chunks' metadata (chunks themselves come from the process's cache).
     """
-    number = _filled(store, wid, n, max_columns=max_columns)
+    number = parse_id(wid)
     with store.sessions() as session:
-        page, after = repo.read_page(session, number, n, start, limit, store.cache)
+        if repo.covers(session, number, n):
+            page, after = repo.read_page(session, number, n, start, limit, store.cache)
+        else:
+            page = None
+    if page is None:
+        _filled(store, wid, n, max_columns=max_columns)
+        with store.sessions() as session:
+            page, after = repo.read_page(session, number, n, start, limit, store.cache)
     return {
         "id": format_id(number),
         "n": n,

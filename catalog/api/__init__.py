@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, Response, request
 
 from catalog.api import errors, v1
+from catalog.api.cache import ResponseCache
 from catalog.config import Settings
 from catalog.service import Store
 
@@ -26,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_PAGE_SIZE": 100_000,
     # Seconds a client may cache stored results and entry documents.
     "RESULT_MAX_AGE": 86_400,
+    # Bytes of rendered result pages kept per worker (0: none).
+    "RESPONSE_CACHE_BYTES": 64 * 2**20,
     "ENTRY_MAX_AGE": 60,
 }
 
@@ -44,6 +47,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["MIGRATE"]:
         store.engine  # noqa: B018  (building the engine runs the migrations)
     app.extensions["catalog"] = store
+    app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
     errors.register(app)
     app.after_request(_cors)

@@ -10,8 +10,10 @@ from typing import Any, cast
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from catalog import service
+from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.openapi import document
+from catalog.store.ids import parse_id
 
 bp = Blueprint("v1", __name__, url_prefix="/api/v1")
 
@@ -125,12 +127,30 @@ def p_positions(wid: str) -> Response:
     n = int_arg("n", maximum=_store().settings.max_compute_n)
     fmt = _choice("format", FORMATS, "json")
     limit = _page_size()
-    if fmt == "bfile":
-        return _bfile(wid, n, int_arg("start", 0, maximum=MAX_INDEX), limit)
     first = (
         int_arg("start", 0, maximum=MAX_INDEX),
         int_arg("start_y", 0, maximum=MAX_INDEX),
     )
+    key = ("p-positions", parse_id(wid), n, fmt, first, limit)
+    rendered = _pages().get(key)
+    if rendered is None:
+        rendered = _render_positions(wid, n, fmt, first, limit)
+        _pages().put(key, rendered)
+    response = Response(rendered.body, mimetype=rendered.mimetype)
+    if rendered.link:
+        response.headers["Link"] = f'<{rendered.link}>; rel="next"'
+    return _cached(response, current_app.config["RESULT_MAX_AGE"])
+
+
+def _pages() -> ResponseCache:
+    return current_app.extensions["catalog.pages"]
+
+
+def _render_positions(
+    wid: str, n: int, fmt: str, first: tuple[int, int], limit: int
+) -> Rendered:
+    if fmt == "bfile":
+        return _bfile(wid, n, first[0], limit)
     page = service.positions_page(
         _store(), wid, n, first, limit, current_app.config["MAX_COMPUTE_COLUMNS"]
     )
@@ -148,23 +168,21 @@ def p_positions(wid: str) -> Response:
         )
     if fmt == "csv":
         text = "x,y\n" + "".join(f"{x},{y}\n" for x, y in page["positions"])
-        response = _result(text, "text/csv")
-    else:
-        page["next"] = following
-        response = _result(page)
-    if following:
-        response.headers["Link"] = f'<{following}>; rel="next"'
-    return response
+        return Rendered(text.encode(), "text/csv", following)
+    page["next"] = following
+    return Rendered(
+        current_app.json.dumps(page).encode(), "application/json", following
+    )
 
 
-def _bfile(wid: str, n: int, start: int, limit: int) -> Response:
+def _bfile(wid: str, n: int, start: int, limit: int) -> Rendered:
     """The entry's main sequence as ``index value`` lines (an OEIS b-file)."""
     store = _store()
     service.positions_page(
         store, wid, n, (0, 0), 1, current_app.config["MAX_COMPUTE_COLUMNS"]
     )
     text = service.bfile(store, wid, n, start, limit)
-    return _result(text, "text/plain")
+    return Rendered(text.encode(), "text/plain", None)
 
 
 @bp.get("/entries/<wid>/positions/<x>/<y>")

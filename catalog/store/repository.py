@@ -338,6 +338,17 @@ def read_positions(
     return found[keep]
 
 
+def covers(session: Session, entry_id: int, n: int) -> bool:
+    """Does the store hold every P-position of the entry with x, y < n?"""
+    row = session.execute(
+        select(Extent.x_bound, Extent.y_bound).where(Extent.entry_id == entry_id)
+    ).first()
+    if row is None:
+        return n == 0
+    x_bound, y_bound = row
+    return x_bound >= n and (y_bound is None or y_bound >= n)
+
+
 def read_page(
     session: Session,
     entry_id: int,
@@ -351,12 +362,15 @@ def read_page(
     parts: list[np.ndarray] = []
     have = 0
     for found in iter_chunks(session, entry_id, start[0], n, cache):
-        keep = (found[:, 0] < n) & (found[:, 1] < n)
-        keep &= (found[:, 0] > start[0]) | (
-            (found[:, 0] == start[0]) & (found[:, 1] >= start[1])
-        )
-        parts.append(found[keep])
-        have += int(keep.sum())
+        # Chunks are sorted by (x, y): slice by binary search, filter the slice.
+        xs = found[:, 0]
+        lo, hi = np.searchsorted(xs, start[0]), np.searchsorted(xs, start[0], "right")
+        first = lo + int(np.searchsorted(found[lo:hi, 1], start[1]))
+        stop = np.searchsorted(xs, n)
+        piece = found[first:stop]
+        piece = piece[piece[:, 1] < n]
+        parts.append(piece[: limit + 1 - have])
+        have += len(parts[-1])
         if have > limit:
             break
     page = np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)

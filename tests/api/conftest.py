@@ -48,6 +48,6 @@ def serve(app):
 @pytest.fixture
 def fresh_app(fresh_url):
     """A seeded catalog of its own, for tests that write."""
-    app = make_app(fresh_url)
+    app = make_app(fresh_url, MAX_COMPUTE_COLUMNS=1_000_000)
     yield app
     app.extensions["catalog"].dispose()
