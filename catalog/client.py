@@ -1,8 +1,7 @@
-"""A client for notebooks: ``Catalog(base_url)`` over the read API.
+"""A client for notebooks: ``Catalog(base_url)`` over the read API::
 
->>> cat = Catalog("http://127.0.0.1:8000")          # doctest: +SKIP
->>> cat.p_positions("W000004", 10_000)[:3]          # doctest: +SKIP
-array([[0, 0], [1, 3], [2, 6]])
+    cat = Catalog("http://127.0.0.1:8000")
+    cat.p_positions("W000004", 10_000)[:3]   # array([[0, 0], [1, 3], [2, 6]])
 
 Only the standard library and numpy; ``positions_frame`` needs pandas.
 """
