@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,6 +23,7 @@ from catalog.config import Settings
 from catalog.games.definition import canonicalize, check_n, parse_json
 from catalog.store import fill as filler
 from catalog.store import repository as repo
+from catalog.store import search as searching
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.ids import format_id, parse_id
 from catalog.store.models import Entry
@@ -287,36 +289,21 @@ def bitstring(store: Store, wid: str) -> dict[str, Any]:
     }
 
 
-#: Most terms a search may give.
-MAX_SEARCH_TERMS = 64
-
-
-def search(store: Store, query: str) -> dict[str, Any]:
-    """Entries matching ``query``: comma-separated terms found consecutively in
-    a stored sequence, ``id:W…``, ``keyword:…``, or words of the name."""
-    query = query.strip()
-    if not query:
-        raise ValueError("q: empty query")
+def search(
+    store: Store, query: str, offset: int = 0, limit: int = 50
+) -> dict[str, Any]:
+    """Entries whose stored sequences contain the terms of ``query``
+    consecutively (``1,3,4,6``), ranked; or ``id:W…``, ``keyword:…`` and words
+    of the name. ``next`` is the offset of the following page, or None."""
+    parsed = searching.parse(query)
     with store.sessions() as session:
-        results = repo.search(session, _parse_query(query))
-    return {"query": _parse_query(query)["shown"], "results": results}
-
-
-def _parse_query(query: str) -> dict[str, Any]:
-    if all(c.isdigit() or c in ", -" for c in query):
-        try:
-            terms = [int(t) for t in query.replace(" ", ",").split(",") if t]
-        except ValueError:
-            raise ValueError(f"q: not a list of integers: {query!r}") from None
-        if any(t < 0 for t in terms):
-            raise ValueError("q: terms must be non-negative integers")
-        if not terms:
-            raise ValueError("q: empty query")
-        if len(terms) > MAX_SEARCH_TERMS:
-            raise ValueError(f"q: at most {MAX_SEARCH_TERMS} terms")
-        return {"terms": terms, "shown": terms}
-    words = query.split()
-    return {"words": words, "shown": words}
+        results, more = searching.search(session, parsed, offset, limit)
+    shown = parsed.get("terms", parsed.get("words"))
+    return {
+        "query": shown,
+        "results": results,
+        "next": offset + limit if more else None,
+    }
 
 
 def work_needed(store: Store, wid: str, n: int) -> int:
@@ -367,36 +354,104 @@ def is_p(
     }
 
 
-def bfile(
-    store: Store, wid: str, n: int, start: int = 0, limit: int | None = None
-) -> str:
-    """The entry's main sequence (y(x), else a_n) as OEIS b-file lines
-    ``index value``, for the terms that the bound n covers."""
+#: The sequence an entry is exported as: a_n for symmetric games (the lower
+#: Wythoff sequence for W000001), else the column sequence y(x).
+MAIN_SEQUENCES = ("a", "y")
+
+
+def _main_sequence(store: Store, wid: str, n: int) -> tuple[str, int, np.ndarray]:
+    """(name, offset, terms) of the main sequence, the terms the bound n covers."""
     number = parse_id(wid)
     with store.sessions() as session:
         repo.get_entry(session, number)
         sequences = repo.read_sequences(session, number)
-    name = next((s for s in ("y", "a") if s in sequences), None)
+    name = next((s for s in MAIN_SEQUENCES if s in sequences), None)
     if name is None:
         raise UnknownSequence(
-            f"{format_id(number)} has no integer sequence to write as a b-file"
+            f"{format_id(number)} has no integer sequence to export (it needs whole "
+            "columns with one P-position each, or symmetric pairs)"
         )
     seq = sequences[name]
     terms = seq["terms"]
     terms = terms[:n] if name == "y" else terms[terms < n]
+    return name, seq["offset"], terms
+
+
+def bfile(
+    store: Store, wid: str, n: int, start: int = 0, limit: int | None = None
+) -> str:
+    """The main sequence as OEIS b-file lines ``index value``."""
+    name, offset, terms = _main_sequence(store, wid, n)
     stop = len(terms) if limit is None else start + limit
-    header = f"# {format_id(number)} sequence {name}, offset {seq['offset']}\n"
+    header = f"# {format_id(parse_id(wid))} sequence {name}, offset {offset}\n"
     lines = (
-        f"{seq['offset'] + i} {v}\n"
-        for i, v in enumerate(terms[start:stop].tolist(), start)
+        f"{offset + i} {v}\n" for i, v in enumerate(terms[start:stop].tolist(), start)
     )
     return header + "".join(lines)
 
 
+def oeis(store: Store, wid: str, n: int) -> str:
+    """The entry in the OEIS internal format (%I %S %T %U %N %C %F %Y %K %O)."""
+    positions(store, wid, n)
+    doc = show(store, wid)
+    name, offset, terms = _main_sequence(store, wid, n)
+    wid = doc["id"]
+    lines = [f"%I {wid}"]
+    for tag, text in zip("STU", _term_lines(terms.tolist()), strict=False):
+        lines.append(f"%{tag} {wid} {text}")
+    what = {
+        "a": "a(n) = the smaller coordinate of the n-th P-position pair",
+        "y": "a(n) = the row of the P-position in column n",
+    }[name]
+    lines.append(f"%N {wid} {doc['name']}: {what}.")
+    for text in (doc["description"], doc["provenance"]):
+        if text:
+            lines.append(f"%C {wid} {text}")
+    extent = doc["computed"]
+    lines.append(
+        f"%C {wid} Computed by the Wythoff Variant Catalog up to x < "
+        f"{extent['x_bound']} ({extent['engine']})."
+    )
+    game = canonicalize(doc["definition"])
+    if closed.is_wythoff(game) and name == "a":
+        lines.append(f"%F {wid} a(n) = floor(n*phi), phi = (1+sqrt(5))/2.")
+        lines.append(f"%F {wid} a(n) = (n + floor(sqrt(5*n^2)))/2 (integer division).")
+    if doc["xrefs"]:
+        lines.append(f"%Y {wid} Cf. {', '.join(doc['xrefs'])}.")
+    keywords = ["nonn", *doc["keywords"]]
+    lines.append(f"%K {wid} {','.join(keywords)}")
+    big = np.flatnonzero(np.abs(terms) > 1)
+    lines.append(f"%O {wid} {offset},{int(big[0]) + 1 if big.size else 1}")
+    return "\n".join(lines) + "\n"
+
+
+def _term_lines(terms: list[int], width: int = 69) -> list[str]:
+    """Terms for %S, %T and %U: about 260 characters in all, as the OEIS."""
+    lines, current = [], ""
+    for term in terms:
+        piece = f"{term},"
+        if len(current) + len(piece) > width:
+            lines.append(current)
+            current = ""
+            if len(lines) == 3:
+                break
+        current += piece
+    if current and len(lines) < 3:
+        lines.append(current)
+    return lines
+
+
 def export(store: Store, wid: str, fmt: str, n: int) -> str | dict[str, Any]:
+    if fmt == "oeis":
+        return oeis(store, wid, n)
     doc = positions(store, wid, n)
     if fmt == "json":
         return doc
     if fmt == "csv":
         return "x,y\n" + "".join(f"{x},{y}\n" for x, y in doc["positions"])
     return bfile(store, wid, n)
+
+
+def reindex(store: Store) -> dict[str, Any]:
+    with filler.writing(store.sessions) as session:
+        return {"reindexed": repo.reindex(session)}

@@ -135,10 +135,27 @@ def cli(ctx: click.Context) -> None:
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Folder of seed files (default: the shipped seeds).",
 )
+@click.option(
+    "--n",
+    "n",
+    type=click.IntRange(0, 100_000),
+    default=2000,
+    show_default=True,
+    help="Also compute each seeded entry up to N (0: do not compute).",
+)
 @common
-def seed(store: service.Store, path: Path | None) -> dict[str, Any]:
-    """Load the seeded entries (idempotent)."""
-    return service.seed(store, path)
+def seed(store: service.Store, path: Path | None, n: int) -> dict[str, Any]:
+    """Load the seeded entries (idempotent) and compute their first terms."""
+    report = service.seed(store, path)
+    if n:
+        ids = report["added"] + report["updated"] + report["unchanged"]
+        hidden = not sys.stderr.isatty()
+        with click.progressbar(
+            ids, label="computing", file=sys.stderr, hidden=hidden
+        ) as bar:
+            for wid in bar:
+                service.compute(store, wid, n)
+    return report
 
 
 @cli.command()
@@ -231,7 +248,7 @@ def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["bfile", "csv", "json"]),
+    type=click.Choice(["bfile", "csv", "json", "oeis"]),
     default="json",
     show_default=True,
 )
@@ -245,17 +262,20 @@ def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
 )
 @common
 def export(store: service.Store, entry_id: str, fmt: str, n: int):
-    """Write an entry's P-positions (csv, json) or main sequence (b-file)."""
+    """Write an entry's P-positions (csv, json), its main sequence as an OEIS
+    b-file, or the entry in the OEIS internal format (oeis)."""
     return service.export(store, entry_id, fmt, n)
 
 
 @cli.command()
 @click.argument("terms", metavar="TERMS")
+@click.option("--offset", type=click.IntRange(0), default=0, help="Skip this many.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
 @common
-def search(store: service.Store, terms: str) -> dict[str, Any]:
+def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[str, Any]:
     """Entries whose sequences contain TERMS (e.g. 1,3,4,6) consecutively;
     also id:W000004, keyword:maharaja or words of the name."""
-    return service.search(store, terms)
+    return service.search(store, terms, offset, limit)
 
 
 @cli.command()
@@ -280,6 +300,13 @@ def serve(host: str, port: int, db: str | None) -> None:
 @cli.group()
 def db() -> None:
     """Database administration."""
+
+
+@db.command()
+@common
+def reindex(store: service.Store) -> dict[str, Any]:
+    """Rebuild the search index from the stored sequences."""
+    return service.reindex(store)
 
 
 @db.command()

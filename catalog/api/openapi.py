@@ -136,7 +136,7 @@ def document() -> dict[str, Any]:
     }
     search = {
         "type": "object",
-        "required": ["query", "results"],
+        "required": ["query", "results", "next"],
         "properties": {"results": {"type": "array", "items": {"type": "object"}}},
     }
     text = {
@@ -224,17 +224,51 @@ def document() -> dict[str, Any]:
         },
         "/api/v1/search": {
             "get": {
-                "summary": "Entries whose sequences contain the terms",
+                "summary": "Entries whose sequences contain the terms, ranked",
                 "parameters": [
                     _param(
                         "q",
                         "query",
                         {"type": "string"},
-                        "terms 1,3,4,6 or words",
+                        "3 to 64 terms (1,3,4,6), or id:W…, keyword:…, name words",
                         required=True,
-                    )
+                    ),
+                    _param("offset", "query", INDEX, "results to skip"),
+                    _param(
+                        "limit",
+                        "query",
+                        {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "results per page",
+                    ),
                 ],
                 "responses": {"200": _json(search, "matches"), **_errors(400)},
+            }
+        },
+        "/api/v1/entries/{wid}/export": {
+            "get": {
+                "summary": "The entry in the OEIS internal format, or its b-file",
+                "parameters": [
+                    WID,
+                    _param(
+                        "format",
+                        "query",
+                        {"type": "string", "enum": ["oeis", "bfile"]},
+                        "oeis (default) or bfile",
+                    ),
+                    _param(
+                        "n",
+                        "query",
+                        {"type": "integer", "minimum": 0, "maximum": 10**7},
+                        "bound (default 1000)",
+                    ),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "text",
+                        "content": {"text/plain": {"schema": {"type": "string"}}},
+                    },
+                    **_errors(400, 404, 422),
+                },
             }
         },
         "/api/v1/openapi.json": {

@@ -214,15 +214,32 @@ def bitstring(wid: str) -> Response:
 
 @bp.get("/search")
 def search() -> Response:
-    """What ``wythoff search`` prints."""
+    """What ``wythoff search`` prints, ranked and paged."""
     query = request.args.get("q")
     if query is None:
         raise BadParameter("q: required")
+    offset = int_arg("offset", 0, maximum=MAX_INDEX)
+    limit = int_arg("limit", 50, 1, 1000)
     try:
-        doc = service.search(_store(), query)
+        doc = service.search(_store(), query, offset, limit)
     except ValueError as exc:
         raise BadParameter(str(exc)) from None
     return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
+
+
+@bp.get("/entries/<wid>/export")
+def export(wid: str) -> Response:
+    """The entry in the OEIS internal format, or its b-file."""
+    fmt = _choice("format", ("oeis", "bfile"), "oeis")
+    n = int_arg("n", 1000, maximum=current_app.config["MAX_COMPUTE_COLUMNS"])
+    store = _store()
+    service.positions_page(
+        store, wid, n, (0, 0), 1, current_app.config["MAX_COMPUTE_COLUMNS"]
+    )
+    text = (
+        service.oeis(store, wid, n) if fmt == "oeis" else service.bfile(store, wid, n)
+    )
+    return _result(text, "text/plain")
 
 
 @bp.get("/openapi.json")

@@ -26,6 +26,7 @@ from catalog.compute import sequences as seqs
 from catalog.compute.ptable import MAX_BOX_N, column_mode, resume_sweep
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import repository as repo
+from catalog.store import search
 from catalog.store.models import Extent, Job, PositionChunk, utcnow
 
 Progress = Callable[[int], None]
@@ -301,11 +302,17 @@ def _claim_extent(
 def _store_derived(
     session: Session, entry_id: int, x_bound: int, whole_columns: bool
 ) -> None:
+    """Sequences, bitstrings, their search index, and cross-references."""
     positions = repo.read_positions(session, entry_id, 0, x_bound)
     sequences, bitstrings = seqs.derive(positions, x_bound, whole_columns)
     repo.replace_sequences(session, entry_id, sequences)
     for kind, (start, bits) in bitstrings.items():
         repo.replace_bitstring(session, entry_id, kind, start, bits)
+    search.index_sequences(
+        session, entry_id, {name: terms for name, (_, terms, _) in sequences.items()}
+    )
+    if "y" in sequences:
+        repo.link_equal_columns(session, entry_id, sequences["y"][1])
 
 
 def positions(maker: sessionmaker[Session], entry_id: int, n: int) -> np.ndarray:

@@ -182,6 +182,27 @@ class Sequence(Base):
     description: Mapped[str] = mapped_column(Text, default="")
 
 
+class SearchGram(Base):
+    """Inverted index of sequence terms: one row per position of a stored
+    sequence (its first :data:`catalog.store.search.INDEXED_TERMS` terms),
+    keyed by a hash of the ``k`` terms that start there."""
+
+    __tablename__ = "search_grams"
+
+    gram: Mapped[int] = mapped_column(
+        BigInteger, primary_key=True, comment="hash of k consecutive terms"
+    )
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    kind: Mapped[int] = mapped_column(
+        primary_key=True, comment="which sequence: see catalog.store.search.KINDS"
+    )
+    position: Mapped[int] = mapped_column(
+        primary_key=True, comment="index of the first term, from the sequence's start"
+    )
+
+
 class Bitstring(Base):
     """A bitstring read off the P-positions (Maharaja's upper/lower string, S_t)."""
 

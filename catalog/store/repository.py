@@ -29,11 +29,13 @@ from catalog.store.models import (
     Game,
     Offset,
     PositionChunk,
+    SearchGram,
     utcnow,
 )
 from catalog.store.models import (
     Sequence as SequenceRow,
 )
+from catalog.store.search import gram_hash
 
 
 def get_entry(session: Session, number: int) -> Entry:
@@ -169,7 +171,7 @@ def _set_keywords(session: Session, entry: Entry) -> None:
 
 def clear_results(session: Session, entry: Entry) -> None:
     """Forget everything computed for ``entry``."""
-    for model in (PositionChunk, SequenceRow, Bitstring, Offset, Extent):
+    for model in (PositionChunk, SequenceRow, SearchGram, Bitstring, Offset, Extent):
         session.execute(delete(model).where(model.entry_id == entry.id))
     session.execute(
         delete(CrossReference).where(
@@ -443,46 +445,53 @@ def xref_ids(session: Session, entry_id: int) -> list[int]:
     return sorted(session.scalars(query))
 
 
-def search(session: Session, query: dict[str, Any]) -> list[dict[str, Any]]:
-    """Naive search over stored sequences and names (a scan: fine for a
-    catalog of this size; an index replaces it when the catalog grows)."""
-    results: list[dict[str, Any]] = []
-    entries = list(session.scalars(select(Entry).order_by(Entry.id)))
-    if "terms" in query:
-        want = np.asarray(query["terms"], dtype=np.int64)
-        for entry in entries:
-            for name, seq in read_sequences(session, entry.id).items():
-                index = _find_run(seq["terms"], want)
-                if index is not None:
-                    results.append(
-                        {
-                            "id": format_id(entry.id),
-                            "name": entry.name,
-                            "sequence": name,
-                            "index": seq["offset"] + index,
-                        }
+def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> None:
+    """Cross-reference the entries whose column sequence y(x) agrees with
+    ``column`` on their common stored length (at least 100 columns): their
+    P-positions agree in every column up to that bound."""
+    session.execute(
+        delete(CrossReference).where(
+            (CrossReference.entry_id == entry_id)
+            | (CrossReference.other_id == entry_id),
+            CrossReference.relation == "same-p-positions",
+        )
+    )
+    if len(column) < 100:
+        return
+    # Candidates from the search index: entries whose y starts the same way.
+    same_start = (
+        select(SearchGram.entry_id)
+        .where(
+            SearchGram.gram == int(gram_hash(np.asarray(column[:3])[None, :])[0]),
+            SearchGram.kind == 1,
+            SearchGram.position == 0,
+            SearchGram.entry_id != entry_id,
+        )
+        .scalar_subquery()
+    )
+    others = session.execute(
+        select(SequenceRow.entry_id, SequenceRow.encoding, SequenceRow.data).where(
+            SequenceRow.name == "y", SequenceRow.entry_id.in_(same_start)
+        )
+    ).all()
+    for other, encoding, data in others:
+        theirs = chunks.decode_ints(encoding, data)
+        bound = min(len(theirs), len(column))
+        if bound >= 100 and np.array_equal(theirs[:bound], column[:bound]):
+            for a, b in ((entry_id, other), (other, entry_id)):
+                session.add(
+                    CrossReference(
+                        entry_id=a, other_id=b, relation="same-p-positions", bound=bound
                     )
-        results.sort(key=lambda r: (r["index"], r["id"]))
-        return results
-    for entry in entries:
-        if all(_word_matches(entry, w) for w in query["words"]):
-            results.append({"id": format_id(entry.id), "name": entry.name})
-    return results
+                )
 
 
-def _word_matches(entry: Entry, word: str) -> bool:
-    field, _, value = word.partition(":")
-    if value and field.lower() == "id":
-        return format_id(entry.id).lower() == value.lower()
-    if value and field.lower() == "keyword":
-        return value.lower() in entry.keywords
-    return word.lower() in entry.name.lower()
+def reindex(session: Session) -> int:
+    """Rebuild the search index from every stored sequence; return entries."""
+    from catalog.store.search import index_sequences
 
-
-def _find_run(terms: np.ndarray, want: np.ndarray) -> int | None:
-    """First index where ``want`` occurs consecutively in ``terms``."""
-    if len(want) > len(terms):
-        return None
-    windows = np.lib.stride_tricks.sliding_window_view(terms, len(want))
-    hits = np.flatnonzero((windows == want).all(axis=1))
-    return int(hits[0]) if hits.size else None
+    numbers = list(session.scalars(select(SequenceRow.entry_id).distinct()))
+    for number in numbers:
+        found = read_sequences(session, number)
+        index_sequences(session, number, {k: v["terms"] for k, v in found.items()})
+    return len(numbers)

@@ -52,13 +52,12 @@ def test_formats(client):
     assert csv.mimetype == "text/csv"
     expected = "".join(f"{x},{y}\n" for x, y in p_positions(MAHARAJA, 10).tolist())
     assert csv.get_data(as_text=True) == "x,y\n" + expected
-    bfile = client.get("/api/v1/entries/W000004/p-positions?n=5&format=bfile")
+    bfile = client.get("/api/v1/entries/W000004/p-positions?n=12&format=bfile")
+    lower = sorted(
+        {x for x, y in p_positions(MAHARAJA, 48).tolist() if x <= y and x < 12}
+    )
     assert bfile.get_data(as_text=True).splitlines()[1:] == [
-        "0 0",
-        "1 3",
-        "2 6",
-        "3 1",
-        "4 5",
+        f"{i} {a}" for i, a in enumerate(lower)
     ]
 
 
@@ -165,3 +164,13 @@ def test_bad_input_is_a_4xx_with_one_error_key(client, url, status, message):
 def test_methods_other_than_get_are_405_json(client):
     response = client.post("/api/v1/entries/W000001")
     assert response.status_code == 405 and list(response.get_json()) == ["error"]
+
+
+def test_export_route(client):
+    text = client.get("/api/v1/entries/W000004/export?format=oeis&n=300")
+    assert text.status_code == 200 and text.mimetype == "text/plain"
+    assert text.get_data(as_text=True).startswith("%I W000004\n%S W000004 0,1,2,4,")
+    bad = client.get("/api/v1/entries/W000004/export?format=pdf")
+    assert (
+        bad.status_code == 400 and "format: must be one of" in bad.get_json()["error"]
+    )

@@ -42,7 +42,7 @@ def count_entries(url):
 
 
 def test_seed_twice_adds_nothing_the_second_time(wythoff):
-    code, first, _ = wythoff("seed")
+    code, first, _ = wythoff("seed", "--n", "50")
     assert code == 0 and len(first["added"]) >= 20
     code, second, _ = wythoff("seed")
     assert code == 0
@@ -50,7 +50,7 @@ def test_seed_twice_adds_nothing_the_second_time(wythoff):
 
 
 def test_add_returns_the_existing_entry(wythoff):
-    wythoff("seed")
+    wythoff("seed", "--n", "0")
     shuffled = json.dumps({"rays": [[1, 1], [0, 1], [1, 0], [0, 1], [1, 0]]})
     assert wythoff("add", "--definition", shuffled)[1] == {
         "id": "W000001",
@@ -65,7 +65,7 @@ def test_add_returns_the_existing_entry(wythoff):
 
 
 def test_show_positions_is_p_compute(wythoff):
-    wythoff("seed")
+    wythoff("seed", "--n", "0")
     code, shown, _ = wythoff("show", "W000002")
     assert code == 0
     assert shown["id"] == "W000002" and shown["definition"]["alter"]["N"] == [[0, 0]]
@@ -97,7 +97,7 @@ def test_show_positions_is_p_compute(wythoff):
 
 
 def test_export_formats(runner, fresh_url):
-    runner.invoke(cli, ["seed", "--db", fresh_url])
+    runner.invoke(cli, ["seed", "--n", "0", "--db", fresh_url])
     csv = runner.invoke(
         cli, ["export", "W000001", "--format", "csv", "--n", "10", "--db", fresh_url]
     )
@@ -106,18 +106,11 @@ def test_export_formats(runner, fresh_url):
     bfile = runner.invoke(
         cli, ["export", "W000001", "--format", "bfile", "--n", "10", "--db", fresh_url]
     )
-    assert bfile.stdout.splitlines()[1:] == [
-        "0 0",
-        "1 2",
-        "2 1",
-        "3 5",
-        "4 7",
-        "5 3",
-        "6 10",
-        "7 4",
-        "8 13",
-        "9 15",
-    ]
+    # a_n, the lower Wythoff sequence: the P-position pairs' smaller coordinates.
+    lower = sorted(
+        {x for x, y in p_positions(WYTHOFF, 40).tolist() if x <= y < 40 and x < 10}
+    )
+    assert bfile.stdout.splitlines()[1:] == [f"{i} {a}" for i, a in enumerate(lower)]
 
 
 @pytest.mark.parametrize(
@@ -142,7 +135,7 @@ def test_export_formats(runner, fresh_url):
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
-    wythoff("seed")
+    wythoff("seed", "--n", "0")
     before = count_entries(wythoff.url)
     code, _, err = wythoff(*args)
     assert code != 0
@@ -197,10 +190,26 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
 
 
 def test_is_p_on_wythoff_far_out(wythoff):
-    wythoff("seed")
+    wythoff("seed", "--n", "0")
     x, y = 10**30, 10**30 + 12345
     code, doc, _ = wythoff("is-p", "W000001", str(x), str(y))
     assert code == 0 and doc["outcome"] == "N"
     a, b = doc["move_to"]
     # Onto (a_k, b_k) with k = y - x: the same number taken from both piles.
     assert (x - a, y - b) == (x - a, x - a) and b - a == 12345
+
+
+def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
+    wythoff("seed", "--n", "200")
+    text = runner.invoke(
+        cli,
+        ["export", "W000001", "--format", "oeis", "--n", "200", "--db", wythoff.url],
+    ).stdout
+    lines = text.splitlines()
+    assert lines[0] == "%I W000001"
+    assert lines[1].startswith("%S W000001 0,1,3,4,6,8,9,11,12,14,")
+    assert "%N W000001 Wythoff's Nim: a(n) = the smaller coordinate" in text
+    assert "%Y W000001 Cf. W000022, W000023, W000024." in lines
+    assert "%O W000001 0,3" in lines and "%F W000001 a(n) = floor(n*phi)" in text
+    shown = wythoff("show", "W000022")[1]
+    assert shown["xrefs"] == ["W000001", "W000023", "W000024"]
