@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api serve
+.PHONY: help install test lint fmt bench bench-api bench-search serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -21,6 +21,9 @@ bench:  ## the compute engine's goals (benchmarks/run.py)
 
 bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
 	$(PY) benchmarks/api.py
+
+bench-search:  ## search over 10,000 entries on SQLite and PostgreSQL (benchmarks/search.py)
+	$(PY) benchmarks/search.py
 
 serve:  ## run the API for one user on 127.0.0.1:8000
 	.venv/bin/wythoff serve

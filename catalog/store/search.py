@@ -11,7 +11,6 @@ against each candidate's stored terms. Nothing scans every sequence.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -113,7 +112,13 @@ def search(
 ) -> tuple[list[dict[str, Any]], bool]:
     """Ranked matches ``[{"id", "name", "sequence", "index"}, …]`` and
     whether more follow. Terms rank by: match at the start first, then the
-    more specific sequence (y, a, b, b−a, bits), then the entry ID."""
+    more specific sequence (y, a, b, b−a, bits), then the entry ID.
+
+    Every window of k query terms is looked up in the index (one query);
+    a place matches when all windows are found at consecutive positions.
+    The results returned are then checked term by term against the stored
+    sequences, so a hash collision can never produce a false match.
+    """
     if "words" in query:
         return _search_words(session, query["words"], offset, limit)
     want = np.asarray(query["terms"], dtype=np.int64)
@@ -121,54 +126,65 @@ def search(
     for code, k in GRAM.items():
         if len(want) < k or (code == KINDS["bits"] and want.max() > 1):
             continue
-        gram = int(gram_hash(want[None, :k])[0])
+        grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
         rows = session.execute(
-            select(SearchGram.entry_id, SearchGram.position)
-            .where(SearchGram.gram == gram, SearchGram.kind == code)
-            .order_by(SearchGram.entry_id, SearchGram.position)
+            select(SearchGram.gram, SearchGram.entry_id, SearchGram.position).where(
+                SearchGram.gram.in_(set(grams)), SearchGram.kind == code
+            )
         ).all()
-        if rows:
-            _confirm(session, code, rows, want, hits)
-    ranked = sorted(hits.items(), key=lambda h: (h[1] > 0, h[0][1], h[0][0]))
-    names = dict(
-        session.execute(
-            select(Entry.id, Entry.name).where(Entry.id.in_({e for e, _ in hits}))
-        ).all()
-    )
-    results = [
-        {"id": format_id(e), "name": names[e], "sequence": NAMES[code], "index": index}
-        for (e, code), index in ranked[offset : offset + limit]
-    ]
-    return results, len(ranked) > offset + limit
-
-
-def _confirm(
-    session: Session,
-    code: int,
-    rows: Sequence[Any],
-    want: np.ndarray,
-    hits: dict[tuple[int, int], int],
-) -> None:
-    """Keep the first position of each entry where the whole query matches."""
-    by_entry: dict[int, list[int]] = {}
-    for entry_id, position in rows:
-        by_entry.setdefault(entry_id, []).append(position)
-    stored = session.execute(
-        select(
-            SequenceRow.entry_id,
-            SequenceRow.offset,
-            SequenceRow.encoding,
-            SequenceRow.data,
-        ).where(
-            SequenceRow.entry_id.in_(list(by_entry)), SequenceRow.name == NAMES[code]
-        )
-    ).all()
-    for entry_id, offset, encoding, data in stored:
-        terms = chunks.decode_ints(encoding, data)
-        for position in by_entry[entry_id]:
-            if np.array_equal(terms[position : position + len(want)], want):
-                hits[(entry_id, code)] = offset + position
+        places: dict[int, set[tuple[int, int]]] = {}
+        for gram, entry_id, position in rows:
+            places.setdefault(gram, set()).add((entry_id, position))
+        common: set[tuple[int, int]] | None = None
+        for j, gram in enumerate(grams):
+            shifted = {(e, p - j) for e, p in places.get(gram, ())}
+            common = shifted if common is None else common & shifted
+            if not common:
                 break
+        for entry_id, position in sorted(common or ()):
+            hits.setdefault((entry_id, code), position)
+    ranked = sorted(hits.items(), key=lambda h: (h[1] > 0, h[0][1], h[0][0]))
+    page = _confirmed(session, ranked[offset : offset + limit], want)
+    return page, len(ranked) > offset + limit
+
+
+def _confirmed(
+    session: Session, ranked: list[tuple[tuple[int, int], int]], want: np.ndarray
+) -> list[dict[str, Any]]:
+    """The ranked hits whose stored terms really hold the query."""
+    if not ranked:
+        return []
+    numbers = {e for (e, _), _ in ranked}
+    query = select(
+        SequenceRow.entry_id,
+        SequenceRow.name,
+        SequenceRow.offset,
+        SequenceRow.encoding,
+        SequenceRow.data,
+    ).where(
+        SequenceRow.entry_id.in_(numbers),
+        SequenceRow.name.in_({NAMES[c] for (_, c), _ in ranked}),
+    )
+    stored = {
+        (entry_id, name): (offset, chunks.decode_ints(encoding, data))
+        for entry_id, name, offset, encoding, data in session.execute(query).all()
+    }
+    names = dict(
+        session.execute(select(Entry.id, Entry.name).where(Entry.id.in_(numbers))).all()
+    )
+    results = []
+    for (entry_id, code), position in ranked:
+        offset, terms = stored[(entry_id, NAMES[code])]
+        if np.array_equal(terms[position : position + len(want)], want):
+            results.append(
+                {
+                    "id": format_id(entry_id),
+                    "name": names[entry_id],
+                    "sequence": NAMES[code],
+                    "index": offset + position,
+                }
+            )
+    return results
 
 
 def _search_words(
