@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import TextClause, delete, func, insert, select, text
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
@@ -114,47 +114,114 @@ def search(
     whether more follow. Terms rank by: match at the start first, then the
     more specific sequence (y, a, b, b−a, bits), then the entry ID.
 
-    Every window of k query terms is looked up in the index (one query);
-    a place matches when all windows are found at consecutive positions.
-    The results returned are then checked term by term against the stored
-    sequences, so a hash collision can never produce a false match.
+    Each (start or not, sequence) group is one self-join of the index on up
+    to :data:`JOINED_WINDOWS` windows of the query at their relative
+    positions, read in entry order straight from the index's key order and
+    stopped as soon as the page is full. The page is then checked term by
+    term against the stored sequences, so neither a hash collision nor an
+    unjoined window can produce a false match.
     """
     if "words" in query:
         return _search_words(session, query["words"], offset, limit)
     want = np.asarray(query["terms"], dtype=np.int64)
-    hits: dict[tuple[int, int], int] = {}
-    for code, k in GRAM.items():
-        if len(want) < k or (code == KINDS["bits"] and want.max() > 1):
-            continue
-        grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
-        rows = session.execute(
-            select(SearchGram.gram, SearchGram.entry_id, SearchGram.position).where(
-                SearchGram.gram.in_(set(grams)), SearchGram.kind == code
-            )
-        ).all()
-        places: dict[int, set[tuple[int, int]]] = {}
-        for gram, entry_id, position in rows:
-            places.setdefault(gram, set()).add((entry_id, position))
-        common: set[tuple[int, int]] | None = None
-        for j, gram in enumerate(grams):
-            shifted = {(e, p - j) for e, p in places.get(gram, ())}
-            common = shifted if common is None else common & shifted
-            if not common:
+    wanted = offset + limit + 1
+    kinds = [
+        (code, k)
+        for code, k in GRAM.items()
+        if len(want) >= k and not (code == KINDS["bits"] and want.max() > 1)
+    ]
+    ranked: list[tuple[tuple[int, int], int]] = []
+    for at_start in (True, False):
+        for code, k in kinds:
+            if len(ranked) >= wanted:
                 break
-        for entry_id, position in sorted(common or ()):
-            hits.setdefault((entry_id, code), position)
-    ranked = sorted(hits.items(), key=lambda h: (h[1] > 0, h[0][1], h[0][0]))
-    page = _confirmed(session, ranked[offset : offset + limit], want)
+            for entry_id, position in _places(
+                session, want, code, k, at_start, wanted - len(ranked)
+            ):
+                ranked.append(((entry_id, code), position))
+    page = _confirmed(session, ranked, want, offset, limit)
     return page, len(ranked) > offset + limit
 
 
+#: Windows of a query joined in SQL (spread over the query); the rest of the
+#: query is checked on the page.
+JOINED_WINDOWS = 4
+
+
+def _places_sql(joins: int, at_start: bool) -> TextClause:
+    """The self-join of the index for ``joins`` more windows, as plain SQL
+    with bound parameters (built once: the ORM's per-statement overhead
+    was most of a query's time)."""
+    key = (joins, at_start)
+    if key not in _SQL:
+        lines = ["SELECT g0.entry_id, g0.position FROM search_grams g0"]
+        for i in range(1, joins + 1):
+            lines.append(
+                f"JOIN search_grams g{i} ON g{i}.gram = :gram{i} "
+                f"AND g{i}.entry_id = g0.entry_id AND g{i}.kind = g0.kind "
+                f"AND g{i}.position = g0.position + :shift{i}"
+            )
+        lines.append(
+            "WHERE g0.gram = :gram0 AND g0.kind = :kind AND g0.entry_id > :after AND "
+            + ("g0.position = 0" if at_start else "g0.position > 0")
+        )
+        lines.append("ORDER BY g0.entry_id, g0.position LIMIT :batch")
+        _SQL[key] = text("\n".join(lines))
+    return _SQL[key]
+
+
+_SQL: dict[tuple[int, bool], TextClause] = {}
+
+
+def _places(
+    session: Session,
+    want: np.ndarray,
+    code: int,
+    k: int,
+    at_start: bool,
+    wanted: int,
+) -> list[tuple[int, int]]:
+    """Up to ``wanted`` (entry, first position) pairs, in entry order, of the
+    entries whose sequence ``code`` holds the query at position 0
+    (``at_start``) or only further on."""
+    grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
+    count = len(grams)
+    chosen = sorted(
+        {round(i * (count - 1) / (JOINED_WINDOWS - 1)) for i in range(JOINED_WINDOWS)}
+    )
+    params: dict[str, int] = {"gram0": grams[0], "kind": code}
+    for i, j in enumerate(chosen[1:], 1):
+        params[f"gram{i}"] = grams[j]
+        params[f"shift{i}"] = j
+    stmt = _places_sql(len(chosen) - 1, at_start)
+    places: list[tuple[int, int]] = []
+    after = -1
+    # Keyset pages in entry order; an entry can match at many places: keep
+    # its first and continue after it.
+    while len(places) < wanted:
+        batch = 4 * (wanted - len(places)) + 16
+        rows = session.execute(stmt, {**params, "after": after, "batch": batch}).all()
+        for entry_id, position in rows:
+            if entry_id != after:
+                places.append((entry_id, position))
+                after = entry_id
+        if len(rows) < batch:
+            break
+    return places[:wanted]
+
+
 def _confirmed(
-    session: Session, ranked: list[tuple[tuple[int, int], int]], want: np.ndarray
+    session: Session,
+    ranked: list[tuple[tuple[int, int], int]],
+    want: np.ndarray,
+    offset: int,
+    limit: int,
 ) -> list[dict[str, Any]]:
-    """The ranked hits whose stored terms really hold the query."""
-    if not ranked:
+    """The page of ranked hits whose stored terms really hold the query."""
+    if len(ranked) <= offset:
         return []
-    numbers = {e for (e, _), _ in ranked}
+    candidates = ranked[offset:]
+    numbers = {e for (e, _), _ in candidates}
     query = select(
         SequenceRow.entry_id,
         SequenceRow.name,
@@ -163,27 +230,29 @@ def _confirmed(
         SequenceRow.data,
     ).where(
         SequenceRow.entry_id.in_(numbers),
-        SequenceRow.name.in_({NAMES[c] for (_, c), _ in ranked}),
+        SequenceRow.name.in_({NAMES[c] for (_, c), _ in candidates}),
     )
     stored = {
-        (entry_id, name): (offset, chunks.decode_ints(encoding, data))
-        for entry_id, name, offset, encoding, data in session.execute(query).all()
+        (entry_id, name): (start, chunks.decode_ints(encoding, data))
+        for entry_id, name, start, encoding, data in session.execute(query).all()
     }
     names = dict(
         session.execute(select(Entry.id, Entry.name).where(Entry.id.in_(numbers))).all()
     )
-    results = []
-    for (entry_id, code), position in ranked:
-        offset, terms = stored[(entry_id, NAMES[code])]
+    results: list[dict[str, Any]] = []
+    for (entry_id, code), position in candidates:
+        start, terms = stored[(entry_id, NAMES[code])]
         if np.array_equal(terms[position : position + len(want)], want):
             results.append(
                 {
                     "id": format_id(entry_id),
                     "name": names[entry_id],
                     "sequence": NAMES[code],
-                    "index": offset + position,
+                    "index": start + position,
                 }
             )
+            if len(results) == limit:
+                break
     return results
 
 
