@@ -3,9 +3,12 @@
 The index is a table of term n-grams (:class:`~catalog.store.models.SearchGram`):
 for every position of the first :data:`INDEXED_TERMS` terms of each stored
 sequence, a 63-bit hash of the ``k`` terms starting there. A query of at
-least ``k`` terms looks up the hash of its first ``k`` terms (one indexed
-equality, the same on SQLite and PostgreSQL), then checks the whole query
-against each candidate's stored terms. Nothing scans every sequence.
+least ``k`` terms becomes one self-join of that table on up to
+:data:`JOINED_WINDOWS` of its windows at their relative positions, read in
+the primary key's order (entry by entry) and stopped when the page is full;
+the page is then checked term by term against the stored sequences. Plain
+SQL with bound parameters, the same on SQLite and PostgreSQL; nothing scans
+every sequence.
 """
 
 from __future__ import annotations
