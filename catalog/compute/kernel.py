@@ -335,15 +335,14 @@ class KernelSweep:
         y_cap = max(self.y_cap, int(1.1 * top * scale) + 64)
         if x_end > self.x_cap or y_cap > self.y_cap:
             self._layout(max(x_end, self.x_cap), y_cap)
-        want = int(1.05 * self.n_out * scale) + 64
-        if want > self.out_y.size:
-            grown = np.zeros(want, dtype=np.int64)
+        self._grow_output(int(1.05 * self.n_out * scale) + 64)
+
+    def _grow_output(self, size: int) -> None:
+        """Make room for ``size`` output rows, keeping those written."""
+        if size > self.out_y.size:
+            grown = np.zeros(size, dtype=np.int64)
             grown[: self.n_out] = self.out_y[: self.n_out]
             self.out_y = grown
-
-    def release(self) -> None:
-        """Drop the line tables (the sweep cannot continue afterwards)."""
-        self.parent = np.empty(0, dtype=np.int64)
 
     def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
         if x_end > self.x_cap:
@@ -351,9 +350,7 @@ class KernelSweep:
         step = max(1, (x_end - self.x) // 100) if progress else x_end - self.x
         while self.x < x_end:
             if self.out_y.size - self.n_out < 4 * self.b:
-                grown = np.zeros(max(64, 2 * self.out_y.size), dtype=np.int64)
-                grown[: self.n_out] = self.out_y[: self.n_out]
-                self.out_y = grown
+                self._grow_output(max(64, 2 * self.out_y.size))
             target = min(x_end, self.x + step)
             x, n_out, status = _sweep(
                 self.x,
@@ -382,6 +379,4 @@ class KernelSweep:
             if status == NEED_LINES:
                 self._layout(self.x_cap, 2 * self.y_cap)
             elif status == NEED_OUTPUT:
-                grown = np.zeros(2 * self.out_y.size + 64, dtype=np.int64)
-                grown[: self.n_out] = self.out_y[: self.n_out]
-                self.out_y = grown
+                self._grow_output(2 * self.out_y.size + 64)
