@@ -20,7 +20,7 @@ from catalog.compute import closed
 from catalog.compute.ptable import MAX_BOX_N, column_mode
 from catalog.compute.reference import options
 from catalog.config import Settings
-from catalog.games.definition import canonicalize, check_n, parse_json
+from catalog.games.definition import DefinitionError, canonicalize, check_n, parse_json
 from catalog.store import fill as filler
 from catalog.store import repository as repo
 from catalog.store import search as searching
@@ -304,6 +304,19 @@ def search(
         "results": results,
         "next": offset + limit if more else None,
     }
+
+
+def grundy_table(store: Store, wid: str, n: int) -> dict[str, Any]:
+    """Sprague–Grundy values ``grundy[x][y]`` for x, y < n."""
+    from catalog.compute.grundy import grundy
+
+    number, game = _entry_game(store, wid)
+    if game.altered:
+        raise DefinitionError(
+            f"{format_id(number)} has alterations: an altered game fixes only P "
+            "and N, so its Grundy values are not defined"
+        )
+    return {"id": format_id(number), "n": n, "grundy": grundy(game, n).tolist()}
 
 
 def work_needed(store: Store, wid: str, n: int) -> int:

@@ -233,6 +233,16 @@ def compute(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     )
 
 
+@cli.command()
+@click.argument("entry_id", metavar="ID")
+@_n_option
+@common
+def grundy(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
+    """Sprague-Grundy values grundy[x][y] for x, y < N (games without
+    alterations)."""
+    return service.grundy_table(store, entry_id, n)
+
+
 @cli.command("is-p")
 @click.argument("entry_id", metavar="ID")
 @click.argument("x", type=int)

@@ -22,6 +22,8 @@ DEFAULTS: dict[str, Any] = {
     "MIGRATE": True,
     # Most columns one request may compute before answering 422.
     "MAX_COMPUTE_COLUMNS": 2_000_000,
+    # Largest n of a Grundy table one request may compute (n x n values).
+    "MAX_GRUNDY_N": 500,
     # Positions (or terms) per page: default and largest.
     "PAGE_SIZE": 10_000,
     "MAX_PAGE_SIZE": 100_000,

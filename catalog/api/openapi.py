@@ -212,6 +212,25 @@ def document() -> dict[str, Any]:
                 "responses": {"200": _json(sequence, "terms"), **_errors(400, 404)},
             }
         },
+        "/api/v1/entries/{wid}/grundy": {
+            "get": {
+                "summary": "Sprague-Grundy values grundy[x][y] (no alterations)",
+                "parameters": [
+                    WID,
+                    _param(
+                        "n",
+                        "query",
+                        {"type": "integer", "minimum": 0, "maximum": 500},
+                        "x, y < n",
+                        required=True,
+                    ),
+                ],
+                "responses": {
+                    "200": _json({"type": "object"}, "the table"),
+                    **_errors(400, 404),
+                },
+            }
+        },
         "/api/v1/entries/{wid}/bitstring": {
             "get": {
                 "summary": "The upper/lower bit-string (0: upper P-position)",

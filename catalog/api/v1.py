@@ -196,6 +196,13 @@ def position(wid: str, x: str, y: str) -> Response:
     return _result(doc)
 
 
+@bp.get("/entries/<wid>/grundy")
+def grundy(wid: str) -> Response:
+    """Sprague–Grundy values grundy[x][y] for x, y < n (no alterations)."""
+    n = int_arg("n", maximum=current_app.config["MAX_GRUNDY_N"])
+    return _result(service.grundy_table(_store(), wid, n))
+
+
 @bp.get("/entries/<wid>/sequences/<name>")
 def sequence(wid: str, name: str) -> Response:
     """Stored terms of a derived sequence (y, a, b, b-a, bits)."""

@@ -174,3 +174,15 @@ def test_export_route(client):
     assert (
         bad.status_code == 400 and "format: must be one of" in bad.get_json()["error"]
     )
+
+
+def test_grundy_route(client):
+    assert client.get("/api/v1/entries/W000001/grundy?n=3").get_json() == {
+        "id": "W000001",
+        "n": 3,
+        "grundy": [[0, 1, 2], [1, 2, 0], [2, 0, 1]],
+    }
+    altered = client.get("/api/v1/entries/W000002/grundy?n=3")
+    assert altered.status_code == 400 and "not defined" in altered.get_json()["error"]
+    too_big = client.get("/api/v1/entries/W000001/grundy?n=100000")
+    assert too_big.status_code == 400 and "n: must be at most" in too_big.get_json()["error"]

@@ -213,3 +213,15 @@ def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
     assert "%O W000001 0,3" in lines and "%F W000001 a(n) = floor(n*phi)" in text
     shown = wythoff("show", "W000022")[1]
     assert shown["xrefs"] == ["W000001", "W000023", "W000024"]
+
+
+def test_grundy_command(wythoff):
+    wythoff("seed", "--n", "0")
+    code, doc, _ = wythoff("grundy", "W000001", "--n", "4")
+    assert code == 0 and doc == {
+        "id": "W000001",
+        "n": 4,
+        "grundy": [[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 6]],
+    }
+    code, _, err = wythoff("grundy", "W000002", "--n", "4")
+    assert code != 0 and "W000002 has alterations" in err and err.count("\n") == 1
