@@ -31,7 +31,8 @@ from catalog.store.models import Extent, Job, PositionChunk, utcnow
 
 Progress = Callable[[int], None]
 
-ENGINE = "sweep-v1"
+#: What computed the stored positions, recorded in ``extents.engine``.
+ENGINES = {"KernelSweep": "kernel-v1", "Sweep": "numpy-sweep-v1"}
 
 
 class ConcurrentUpdate(Exception):
@@ -209,7 +210,8 @@ def _fill_columns(
                 update(Job).where(Job.id == job_id).values(heartbeat_at=utcnow())
             )
             count += len(fresh)
-            _claim_extent(session, entry_id, start, x1, None, count)
+            engine = ENGINES[type(sweep).__name__]
+            _claim_extent(session, entry_id, start, x1, None, count, engine)
             repo.write_chunk(session, entry_id, x0, x1, None, found)
             if x1 == n:
                 _store_derived(session, entry_id, n, whole_columns=True)
@@ -247,7 +249,10 @@ def _fill_box(
             )
         everything = np.concatenate([before, found])
         expected = old_x if old_x else None
-        _claim_extent(session, entry_id, expected, x_target, height, len(everything))
+        engine = ENGINES[type(sweep).__name__]
+        _claim_extent(
+            session, entry_id, expected, x_target, height, len(everything), engine
+        )
         edges = list(range(old_x - old_x % width, x_target, width)) + [x_target]
         for x0, x1 in zip(edges, edges[1:], strict=False):
             mask = (everything[:, 0] >= x0) & (everything[:, 0] < x1)
@@ -262,6 +267,7 @@ def _claim_extent(
     x_bound: int,
     y_bound: int | None,
     count: int,
+    engine: str,
 ) -> None:
     """Move the extent from ``expected`` columns to ``x_bound`` holding
     ``count`` positions, or fail if another writer moved it first (optimistic
@@ -276,7 +282,7 @@ def _claim_extent(
                 x_bound=x_bound,
                 y_bound=y_bound,
                 count=count,
-                engine=ENGINE,
+                engine=engine,
                 updated_at=utcnow(),
             )
         )
@@ -290,7 +296,7 @@ def _claim_extent(
             x_bound=x_bound,
             y_bound=y_bound,
             count=count,
-            engine=ENGINE,
+            engine=engine,
             updated_at=utcnow(),
         ).execution_options(synchronize_session=False)
     )
@@ -313,10 +319,3 @@ def _store_derived(
     )
     if "y" in sequences:
         repo.link_equal_columns(session, entry_id, sequences["y"][1])
-
-
-def positions(maker: sessionmaker[Session], entry_id: int, n: int) -> np.ndarray:
-    """Every P-position with x, y < n, computing what is missing first."""
-    fill(maker, entry_id, n)
-    with maker() as session:
-        return repo.read_positions(session, entry_id, 0, n, n)

@@ -53,6 +53,7 @@ def test_fill_in_chunks_equals_p_positions(maker):
         stored = repo.read_positions(session, number, 0, 1000, 1000)
         extent = repo.get_extent(session, number)
         assert (extent.x_bound, extent.y_bound) == (1000, None)
+        assert extent.engine == "kernel-v1"
         assert extent.count == sum(r.count for r in rows)
         assert session.scalar(select(func.count()).select_from(Job)) == 2
     assert np.array_equal(stored, p_positions(game, 1000))
@@ -87,6 +88,7 @@ def test_box_mode_records_its_box_and_grows(maker):
     with maker() as session:
         extent = repo.get_extent(session, number)
         assert (extent.x_bound, extent.y_bound) == (90, 90)
+        assert extent.engine == "numpy-sweep-v1"
         stored = repo.read_positions(session, number, 0, 90, 90)
         assert extent.count == len(stored)
         assert {r.y_bound for r in repo.chunk_rows(session, number)} == {90}
