@@ -8,19 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from catalog.compute import closed
+from catalog.compute import closed, invariants
+from catalog.compute.adjoinable import adjoinable as adjoinable_move
+from catalog.compute.altered import is_altered_wythoff, saturation
+from catalog.compute.farout import FarOut
 from catalog.compute.ptable import MAX_BOX_N, column_mode
 from catalog.compute.reference import options
 from catalog.config import Settings
-from catalog.games.definition import DefinitionError, canonicalize, check_n, parse_json
+from catalog.games.definition import (
+    Definition,
+    DefinitionError,
+    canonicalize,
+    check_n,
+    parse_json,
+)
 from catalog.store import fill as filler
 from catalog.store import repository as repo
 from catalog.store import search as searching
@@ -68,10 +78,15 @@ def _limit(game_is_columns: bool, settings: Settings) -> int:
     )
 
 
-def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
+def entry_document(
+    session: Session, entry: Entry, theory: dict[str, Any]
+) -> dict[str, Any]:
     """What ``wythoff show`` prints and ``/api/v1/entries/{id}`` returns."""
     extent = repo.get_extent(session, entry.id)
-    offset = session.get(repo.Offset, entry.id)
+    offset = theory.get("offset")
+    defects = theory.get("defects")
+    saturation = theory.get("saturation")
+    dictionary = theory.get("dictionary")
     sequences = repo.read_sequences(session, entry.id)
     bitstrings = repo.read_bitstrings(session, entry.id)
     game = canonicalize(entry.definition)
@@ -84,11 +99,9 @@ def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
         "references": entry.references,
         "provenance": entry.provenance,
         "source": entry.source,
-        "offset": {"dx": offset.dx, "dy": offset.dy, "method": offset.method}
-        if offset
-        else None,
-        "defects": offset.defects if offset else None,
-        "saturation_column": offset.saturation_column if offset else None,
+        "offset": offset["value"] if offset else None,
+        "defects": defects["value"] if defects else None,
+        "saturation_column": saturation["value"]["column"] if saturation else None,
         "xrefs": [format_id(i) for i in repo.xref_ids(session, entry.id)],
         "computed": {
             "mode": "columns" if column_mode(game) else "box",
@@ -109,6 +122,9 @@ def entry_document(session: Session, entry: Entry) -> dict[str, Any]:
         "created": _utc(entry.created_at),
         "updated": _utc(entry.updated_at),
     }
+    if dictionary is not None:
+        doc["dictionary"] = dictionary["value"]
+    doc["invariants"] = theory
     for row in bitstrings:
         if row.kind == "upper-lower":
             doc["bitstring"] = {
@@ -138,8 +154,27 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
 
 def show(store: Store, wid: str) -> dict[str, Any]:
     number = parse_id(wid)
+    data = entry_invariants(store, number)
     with store.sessions() as session:
-        return entry_document(session, repo.get_entry(session, number))
+        return entry_document(session, repo.get_entry(session, number), data)
+
+
+def entry_invariants(store: Store, number: int) -> dict[str, Any]:
+    """The entry's invariants, computed and stored on first use (they depend
+    on the definition only, so every later read is a lookup)."""
+    with store.sessions() as session:
+        entry = repo.get_entry(session, number)
+        found = repo.read_invariants(session, number, invariants.VERSION)
+        definition = entry.definition
+    if found is not None:
+        return found
+    data = invariants.compute(definition)
+    try:
+        with filler.writing(store.sessions) as session:
+            repo.store_invariants(session, number, invariants.VERSION, data)
+    except IntegrityError:
+        pass  # another worker stored the same data first
+    return data
 
 
 def list_entries(
@@ -325,16 +360,32 @@ def work_needed(store: Store, wid: str, n: int) -> int:
         return filler.work_needed(session, number, n)
 
 
+#: Coordinates answered exactly without a table (Wythoff's Nim and its
+#: altered games); the work grows with the number of digits.
+MAX_EXACT_COORDINATE = 10**300
+
+
+@lru_cache(maxsize=64)
+def _far_out(game: Definition) -> FarOut:
+    """The saturated state of an altered Wythoff game, kept per process."""
+    return FarOut(saturation(game))
+
+
 def is_p(
     store: Store, wid: str, x: int, y: int, max_columns: int | None = None
 ) -> dict[str, Any]:
     """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
     number, game = _entry_game(store, wid)
-    if closed.is_wythoff(game):
-        # Exact for any size of pile: no table needed.
-        check_n(x, "x", maximum=10**300)
-        check_n(y, "y", maximum=10**300)
-        label, to = closed.outcome(x, y)
+    if closed.is_wythoff(game) or is_altered_wythoff(game):
+        # Exact for any size of pile, in O(log) steps: no table needed.
+        check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
+        check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
+        if closed.is_wythoff(game):
+            label, to = closed.outcome(x, y)
+        else:
+            solved = _far_out(game)
+            label = "P" if solved.is_p(x, y) else "N"
+            to = None if label == "P" else solved.winning_move(x, y)
         return {
             "id": format_id(number),
             "position": [x, y],
@@ -365,6 +416,12 @@ def is_p(
         "outcome": outcome,
         "move_to": move,
     }
+
+
+def adjoinable(i: int, j: int) -> dict[str, Any]:
+    """Can (i, j) and (j, i) join Wythoff's Nim without changing its
+    P-positions? Exact for any size; no database needed."""
+    return adjoinable_move(i, j).to_json()
 
 
 #: The sequence an entry is exported as: a_n for symmetric games (the lower

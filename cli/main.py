@@ -88,6 +88,15 @@ def render(doc: dict[str, Any]) -> str:
         pairs = " ".join(f"({x},{y})" for x, y in doc["positions"])
         count = len(doc["positions"])
         return f"{doc['id']}: {count} P-positions with x, y < {doc['n']}\n{pairs}"
+    if "adjoinable" in doc:
+        i, j = doc["move"]
+        verdict = "can" if doc["adjoinable"] else "cannot"
+        line = f"({i},{j}) and ({j},{i}) {verdict} be added to Wythoff's Nim: "
+        line += doc["reason"]
+        if doc["witness"]:
+            (a, b), (c, d) = doc["witness"]["from"], doc["witness"]["to"]
+            line += f", e.g. ({a},{b}) -> ({c},{d})"
+        return line
     if "outcome" in doc:
         x, y = doc["position"]
         article = "an" if doc["outcome"] == "N" else "a"
@@ -95,6 +104,12 @@ def render(doc: dict[str, Any]) -> str:
         if doc["move_to"]:
             line += f"; win by moving to ({doc['move_to'][0]},{doc['move_to'][1]})"
         return line
+    if "definition" in doc and "invariants" in doc:
+        return render_entry(doc)
+    return render_fields(doc)
+
+
+def render_fields(doc: dict[str, Any]) -> str:
     lines = []
     width = max(len(k) for k in doc)
     for key, value in doc.items():
@@ -103,6 +118,52 @@ def render(doc: dict[str, Any]) -> str:
         elif isinstance(value, dict | list):
             value = json.dumps(value)
         lines.append(f"{key:<{width}}  {value}")
+    return "\n".join(lines)
+
+
+def render_entry(doc: dict[str, Any]) -> str:
+    """``wythoff show``: the fields, then each invariant with its status, then
+    the dictionary as a table."""
+    theory = doc["invariants"]
+    fields = {k: v for k, v in doc.items() if k not in ("invariants", "dictionary")}
+    lines = [render_fields(fields)]
+    if theory:
+        lines.append("\ninvariants")
+        for name, item in theory.items():
+            if name.startswith("dictionary"):
+                continue
+            value = item["value"]
+            if name == "overlap":
+                value = f"{value[-1][1]} at n = {value[-1][0]}"
+            elif isinstance(value, dict):
+                value = ", ".join(f"{k} = {v}" for k, v in value.items())
+            lines.append(f"  {name:<11} {value}  [{item['status']}: {item['source']}]")
+    book = theory.get("dictionary")
+    if book:
+        equations = (book.get("paper") or {}).get("equations", {})
+        lines.append(
+            f"\ndictionary ({book['source']}; rule {book['rule']}, "
+            f"{book['columns']} columns read from column {book['start']})"
+        )
+        rows = [
+            (
+                w,
+                t,
+                equations.get(w, "new"),
+                str(book["first"][w]),
+                str(book["counts"][w]),
+            )
+            for w, t in book["value"].items()
+        ]
+        header = ("WORD", "TRANSLATE", "PAPER", "FIRST", "COUNT")
+        lines.append(table(header, rows))
+        unseen = (book.get("paper") or {}).get("not_seen", [])
+        if unseen:
+            lines.append(
+                f"paper words not seen in the columns read: {', '.join(unseen)}"
+            )
+        for problem in book["problems"]:
+            lines.append(f"  problem: {problem}")
     return "\n".join(lines)
 
 
@@ -241,6 +302,16 @@ def grundy(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     """Sprague-Grundy values grundy[x][y] for x, y < N (games without
     alterations)."""
     return service.grundy_table(store, entry_id, n)
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("i", type=int)
+@click.argument("j", type=int)
+@common
+def adjoinable(store: service.Store, i: int, j: int) -> dict[str, Any]:
+    """Can the moves (I,J) and (J,I) be added to Wythoff's Nim without changing
+    its P-positions? Exact for any size (Duchene, Fraenkel, Nowakowski, Rigo)."""
+    return service.adjoinable(i, j)
 
 
 @cli.command("is-p")

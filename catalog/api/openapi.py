@@ -88,6 +88,36 @@ SCHEMAS: dict[str, Any] = {
             "defects": {"type": ["integer", "null"]},
             "saturation_column": {"type": ["integer", "null"]},
             "xrefs": {"type": "array", "items": ID},
+            "dictionary": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "word -> translate, for Maharaja-type games",
+            },
+            "invariants": {
+                "type": "object",
+                "description": "each invariant with its value, status "
+                "('theorem' or 'observed') and source",
+            },
+        },
+    },
+    "Adjoinable": {
+        "type": "object",
+        "required": ["move", "adjoinable", "reason", "witness"],
+        "properties": {
+            "move": PAIR,
+            "adjoinable": {"type": "boolean"},
+            "reason": {"type": "string"},
+            "witness": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["from", "to"],
+                        "properties": {"from": PAIR, "to": PAIR},
+                    },
+                    {"type": "null"},
+                ],
+                "description": "two P-positions the move joins",
+            },
         },
     },
     "Positions": {
@@ -238,6 +268,22 @@ def document() -> dict[str, Any]:
                 "responses": {
                     "200": _json({"type": "object"}, "bits"),
                     **_errors(400, 404),
+                },
+            }
+        },
+        "/api/v1/adjoinable/{i}/{j}": {
+            "get": {
+                "summary": "Can (i, j) and (j, i) join Wythoff's Nim without "
+                "changing its P-positions? `wythoff adjoinable`",
+                "parameters": [
+                    _param("i", "path", {"type": "integer", "minimum": 0}, "move"),
+                    _param("j", "path", {"type": "integer", "minimum": 0}, "move"),
+                ],
+                "responses": {
+                    "200": _json(
+                        {"$ref": "#/components/schemas/Adjoinable"}, "the answer"
+                    ),
+                    **_errors(400),
                 },
             }
         },

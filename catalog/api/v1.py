@@ -196,6 +196,18 @@ def position(wid: str, x: str, y: str) -> Response:
     return _result(doc)
 
 
+@bp.get("/adjoinable/<i>/<j>")
+def adjoinable(i: str, j: str) -> Response:
+    """What ``wythoff adjoinable I J`` prints."""
+    first = int_arg("i", value=i)
+    second = int_arg("j", value=j)
+    try:
+        doc = service.adjoinable(first, second)
+    except ValueError as exc:
+        raise BadParameter(str(exc)) from None
+    return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
+
+
 @bp.get("/entries/<wid>/grundy")
 def grundy(wid: str) -> Response:
     """Sprague–Grundy values grundy[x][y] for x, y < n (no alterations)."""

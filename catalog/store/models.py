@@ -240,6 +240,26 @@ class Offset(Base):
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class Invariants(Base):
+    """What the papers' theory says about an entry, computed from its definition.
+
+    ``data`` is JSON-ready (see :mod:`catalog.compute.invariants`); entries a
+    theory does not apply to store an empty object, so "computed, nothing
+    applies" differs from "not computed yet". ``version`` is the compute
+    layer's :data:`~catalog.compute.invariants.VERSION` at the time: an older
+    row is recomputed on the next read.
+    """
+
+    __tablename__ = "invariants"
+
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]]
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class CrossReference(Base):
     """Two entries whose P-positions agree up to ``bound``."""
 

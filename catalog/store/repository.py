@@ -27,6 +27,7 @@ from catalog.store.models import (
     EntryKeyword,
     Extent,
     Game,
+    Invariants,
     Offset,
     PositionChunk,
     SearchGram,
@@ -171,7 +172,15 @@ def _set_keywords(session: Session, entry: Entry) -> None:
 
 def clear_results(session: Session, entry: Entry) -> None:
     """Forget everything computed for ``entry``."""
-    for model in (PositionChunk, SequenceRow, SearchGram, Bitstring, Offset, Extent):
+    for model in (
+        PositionChunk,
+        SequenceRow,
+        SearchGram,
+        Bitstring,
+        Offset,
+        Invariants,
+        Extent,
+    ):
         session.execute(delete(model).where(model.entry_id == entry.id))
     session.execute(
         delete(CrossReference).where(
@@ -495,3 +504,36 @@ def reindex(session: Session) -> int:
         found = read_sequences(session, number)
         index_sequences(session, number, {k: v["terms"] for k, v in found.items()})
     return len(numbers)
+
+
+def read_invariants(session: Session, entry_id: int, version: int) -> dict | None:
+    """The stored invariants of an entry, or None if missing or older."""
+    row = session.get(Invariants, entry_id)
+    return row.data if row is not None and row.version >= version else None
+
+
+def store_invariants(
+    session: Session, entry_id: int, version: int, data: dict[str, Any]
+) -> None:
+    """Keep ``data`` (from :func:`catalog.compute.invariants.compute`), and the
+    offset, defects and saturation column in their own columns."""
+    now = utcnow()
+    session.merge(
+        Invariants(entry_id=entry_id, version=version, data=data, computed_at=now)
+    )
+    offset = data.get("offset")
+    if offset is None:
+        session.execute(delete(Offset).where(Offset.entry_id == entry_id))
+        return
+    source = offset["source"]
+    session.merge(
+        Offset(
+            entry_id=entry_id,
+            dx=offset["value"]["dx"],
+            dy=offset["value"]["dy"],
+            method="theorem-2" if source.endswith("Theorem 2") else "theorem-3",
+            defects=data["defects"]["value"],
+            saturation_column=data["saturation"]["value"]["column"],
+            computed_at=now,
+        )
+    )

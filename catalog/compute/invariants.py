@@ -1,0 +1,126 @@
+"""Every invariant the papers define, for one definition: pure and JSON-ready.
+
+Each item says where it comes from and whether it is a theorem (proved for
+the game, and here computed by the proof's recipe and checked against the
+data) or an observation (read off the computed P-positions, true as far as
+they go). ``wythoff show`` and ``/api/v1/entries/{id}`` print the result;
+the store keeps it per entry with :data:`VERSION`, so a change of recipe
+here is recomputed on the next read.
+
+- altered Wythoff games, and Wythoff's Nim as the empty alteration
+  (:mod:`catalog.compute.offsets`): saturation (Lemma 2), offset
+  (Theorem 3; Theorem 2 for boxes), defects (section 4), and the overlap
+  with Wythoff's P-positions in growing boxes (Theorem 1, observed);
+- Maharaja-type games (:mod:`catalog.compute.dictionary`): the bit-string's
+  deviations b_n − a_n − n and the dictionary of words and translates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from catalog.compute import dictionary, offsets
+from catalog.compute.ptable import p_positions
+from catalog.games.definition import Definition, canonicalize
+
+#: Bump when a recipe below changes what it returns.
+VERSION = 1
+
+HST = "Hu, Sleator and Tsin, Wythoff's Nim with Finite Alterations"
+LW = "Larsson and Wästlund, Maharaja Nim: Wythoff's Queen meets the Knight"
+
+
+def compute(definition: Mapping[str, Any] | Definition) -> dict[str, Any]:
+    """The invariants that apply to ``definition`` (an empty dict if none)."""
+    game = canonicalize(definition)
+    out: dict[str, Any] = {}
+    altered = offsets.altered_invariants(game)
+    if altered is not None:
+        out.update(_altered(altered))
+    if dictionary.is_maharaja_type(game):
+        out.update(_maharaja(game))
+    return out
+
+
+def _altered(found: dict[str, Any]) -> dict[str, Any]:
+    box = found["offset_method"] == "theorem-2"
+    return {
+        "offset": {
+            "value": found["offset"],
+            "status": "theorem",
+            "source": f"{HST}, Theorem 2" if box else f"{HST}, Theorem 3",
+            "counts": found["theorem3"],
+        },
+        "saturation": {
+            "value": found["saturation"],
+            "status": "theorem",
+            "source": f"{HST}, Lemma 2",
+        },
+        "defects": {
+            "value": found["defects"],
+            "status": "theorem",
+            "source": f"{HST}, section 4 (Lemmas 4-7, Corollary 2)",
+            "balanced_at": found["defects_balanced_at"],
+        },
+        "overlap": {
+            "value": found["overlap"],
+            "status": "observed",
+            "source": f"{HST}, Theorem 1",
+            "note": "|A' ∩ B| / |A' ∪ B| in the box [0, n)², A' the P-positions "
+            "shifted by the offset, B Wythoff's; it tends to 1",
+        },
+    }
+
+
+def _maharaja(game: Definition, n: int = dictionary.DEFAULT_N) -> dict[str, Any]:
+    """Deviations and the dictionary under both of the paper's rules; the
+    top-level ``dictionary`` is the rule the paper reads this game with."""
+    positions = p_positions(game, n)
+    dev = dictionary.deviations(positions, n)
+    paper_rule, paper = dictionary.PAPER_DICTIONARIES.get(game.moves, ("sector", {}))
+    proved = game.moves == dictionary.MAHARAJA_MOVES
+    out: dict[str, Any] = {
+        "deviations": {
+            "value": {"min": dev.min, "max": dev.max},
+            "status": "theorem" if proved else "observed",
+            "source": f"{LW}, section 2 (-4 <= b_n - a_n - n <= 3)"
+            if proved
+            else f"{LW}, section 4",
+            "first_min": dev.first_min,
+            "first_max": dev.first_max,
+            "terms": dev.n_terms,
+        },
+    }
+    for rule in ("sector", "relaxed"):
+        book = dictionary.read_dictionary(positions, n, game.moves, rule=rule)
+        name = "dictionary" if rule == paper_rule else f"dictionary_{rule}"
+        out[name] = {
+            "value": dict(book.words),
+            "status": "observed",
+            "rule": rule,
+            "source": f"{LW}, section 2.3" if rule == "sector" else f"{LW}, 5.1",
+            "first": dict(book.first),
+            "counts": dict(book.counts),
+            "start": book.start,
+            "columns": book.columns,
+            "problems": list(book.problems),
+            "paper": _against_paper(book.words, paper) if rule == paper_rule else None,
+        }
+    return out
+
+
+def _against_paper(
+    found: Mapping[str, str], paper: Mapping[str, tuple[str, str]]
+) -> dict[str, Any] | None:
+    """Which words are the paper's (by equation), which are new, which the
+    paper lists but the data never showed."""
+    if not paper:
+        return None
+    return {
+        "equations": {
+            w: paper[w][1] for w in found if paper.get(w, ("",))[0] == found[w]
+        },
+        "not_in_paper": sorted(w for w in found if paper.get(w, ("",))[0] != found[w]),
+        "not_seen": [eq for w, (_, eq) in paper.items() if w not in found],
+    }
