@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-search serve
+.PHONY: help install test lint fmt bench bench-api bench-search bench-theory serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -21,6 +21,9 @@ bench:  ## the compute engine's goals (benchmarks/run.py)
 
 bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
 	$(PY) benchmarks/api.py
+
+bench-theory:  ## invariants: adjoinable, far-out is-p, each seed's invariants (benchmarks/theory.py)
+	$(PY) benchmarks/theory.py
 
 bench-search:  ## search over 10,000 entries on SQLite and PostgreSQL (benchmarks/search.py)
 	$(PY) benchmarks/search.py

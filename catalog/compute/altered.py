@@ -55,28 +55,39 @@ class Saturation:
 
 
 def saturation(game: Definition) -> Saturation:
-    """Sweep column by column until a natural column is saturated."""
+    """Sweep column by column until a natural column is saturated.
+
+    Vectorised over the positions found so far: the running count of
+    distinct diagonals against the running min and max, so the test costs
+    O(n log n) however far the alteration reaches.
+    """
     natural = 1 + max((x for x, _ in game.forced_p + game.forced_n), default=-1)
     sweep = KernelSweep(game)
     found = np.zeros((0, 2), dtype=np.int64)
-    diagonals: set[int] = set()
-    x, target = 0, max(64, 2 * natural + 64)
+    target = max(64, 2 * natural + 64)
     while True:
         found = np.concatenate([found, sweep.advance(target)])
-        ys_of = np.split(
-            found[:, 1], np.searchsorted(found[:, 0], np.arange(1, target))
-        )
-        for t in range(x, target):
-            diagonals.update((ys_of[t] - t).tolist())
-            lo, hi = min(diagonals), max(diagonals)
-            if t >= natural and len(diagonals) == hi - lo + 1:
-                done = found[found[:, 0] <= t]
-                low, high = t + lo, t + hi
-                used = np.zeros(high - low + 1, dtype=np.int8)
-                rows = done[:, 1]
-                used[rows[(rows >= low) & (rows <= high)] - low] = 1
-                return Saturation(t, low, high, used, done)
-        x, target = target, 2 * target
+        diagonal = found[:, 1] - found[:, 0]
+        first = np.zeros(diagonal.size, dtype=bool)
+        first[np.unique(diagonal, return_index=True)[1]] = True
+        distinct = np.cumsum(first)
+        lo = np.minimum.accumulate(diagonal)
+        hi = np.maximum.accumulate(diagonal)
+        columns = np.arange(natural, target)
+        # Every column holds a P-position (the vertical ray), so each column
+        # t has a last position with x <= t.
+        last = np.searchsorted(found[:, 0], columns, side="right") - 1
+        interval = distinct[last] == hi[last] - lo[last] + 1
+        if interval.any():
+            k = int(np.argmax(interval))
+            t, end = int(columns[k]), int(last[k])
+            low, high = t + int(lo[end]), t + int(hi[end])
+            done = found[: end + 1]
+            used = np.zeros(high - low + 1, dtype=np.int8)
+            rows = done[:, 1]
+            used[rows[(rows >= low) & (rows <= high)] - low] = 1
+            return Saturation(t, low, high, used, done)
+        target *= 2
 
 
 @njit(cache=True)

@@ -36,8 +36,12 @@ OVERLAP_SIZES = tuple(2**k for k in range(4, 17))
 #: Balanced times at which the area is measured and compared.
 BALANCED_CHECKS = 4
 
-#: How far past saturation to look for balanced times (Lemma 4 promises one).
+#: How far past saturation to look for balanced times (Lemma 4 promises one),
+#: at least; long bitstrings get proportionally more.
 MAX_ALIGN_STEPS = 1 << 20
+
+#: Further w-images are checked while they lie within this many steps.
+CHECK_STEPS = 1 << 21
 
 
 class TheoremViolated(AssertionError):
@@ -134,26 +138,27 @@ WYTHOFF = Saturation(
 def defects(sat: Saturation, dx: int, checks: int = BALANCED_CHECKS) -> Defects:
     """The area at the first balanced aligned time and at the times w carries
     it to (after |S| + 0_S updates both strings are w of what they were, so
-    balanced again, section 4); all must agree (Lemmas 5 and 6)."""
+    balanced again, section 4); all must agree (Lemmas 5 and 6).
+
+    Each w-image is about 2.6 times longer, so for a long S_t only the first
+    image is checked beyond :data:`CHECK_STEPS` steps.
+    """
     size = int(sat.bits.size)
     shift = sat.column + dx  # Wythoff's step index minus ours
     first = max(0, -shift)  # Wythoff's time must be ≥ 0
     steps = 4 * (size + first) + 64
+    give_up = max(MAX_ALIGN_STEPS, 64 * (size + first))
     while True:
         ours = Evolution(sat, steps)
         theirs = Evolution(WYTHOFF, steps + shift + 1)
         ks = np.arange(first, steps)
         balanced = ks[ours.ones[ks] == theirs.ones[ks + shift]]
         if balanced.size:
-            times = [int(balanced[0])]
-            while len(times) < checks and times[-1] < steps:
-                k = times[-1]
-                zeros = size + k - int(ours.ones[k])
-                times.append(k + size + k + zeros)
-            if len(times) == checks and times[-1] < steps:
+            times = _w_images(int(balanced[0]), ours.ones, size, checks, steps)
+            if times[-1] < steps:
                 break
-            steps = max(2 * steps, times[-1] + 1)
-        elif steps >= MAX_ALIGN_STEPS:  # pragma: no cover - Lemma 4
+            steps = times[-1] + 1
+        elif steps >= give_up:  # pragma: no cover - Lemma 4
             raise TheoremViolated("no balanced aligned time found (Lemma 4)")
         else:
             steps *= 4
@@ -164,6 +169,23 @@ def defects(sat: Saturation, dx: int, checks: int = BALANCED_CHECKS) -> Defects:
     if len(set(areas)) != 1:  # pragma: no cover - Lemmas 5 and 6
         raise TheoremViolated(f"the area changed under w: {areas} at {times}")
     return Defects(areas[0], tuple(sat.column + k for k in times))
+
+
+def _w_images(
+    first: int, ones: np.ndarray, size: int, checks: int, steps: int
+) -> list[int]:
+    """``first`` and the times w carries it to: k → k + |S_k| + 0_{S_k}.
+    Stops at ``checks`` times, past :data:`CHECK_STEPS` once two are known,
+    or at the first time beyond ``steps`` (the caller then computes more)."""
+    times = [first]
+    while len(times) < checks and times[-1] < steps:
+        k = times[-1]
+        length = size + k
+        following = k + length + (length - int(ones[k]))
+        if len(times) >= 2 and following > max(CHECK_STEPS, steps):
+            break
+        times.append(following)
+    return times
 
 
 def overlap(

@@ -1,0 +1,89 @@
+"""The theory layer's speed: adjoinable moves, far-out outcomes, invariants.
+
+Run: ``make bench-theory`` (or ``python benchmarks/theory.py``).
+Goals, each checked and printed; exit 1 if one is missed:
+
+1. ``adjoinable(i, j)`` with i, j near 10^18: median under 1 ms.
+2. The P-position of a column near 10^18 of an altered Wythoff game
+   (what ``is-p`` far out costs, after the one-off saturation): median under
+   1 ms, for the seeded altered games.
+3. Every seed's invariants (``catalog.compute.invariants.compute``) from
+   scratch, the first ``show`` of an entry: under 2 s each.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+
+from catalog.compute import invariants
+from catalog.compute.adjoinable import adjoinable
+from catalog.compute.altered import is_altered_wythoff, saturation
+from catalog.compute.farout import FarOut
+from catalog.games.definition import canonicalize
+from catalog.store.seed import seed_dir
+
+
+def median_time(call, arguments) -> float:
+    times = []
+    for args in arguments:
+        start = time.perf_counter()
+        call(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    rng = random.Random(1)
+    failures = []
+    seeds = {
+        path.stem: json.loads(path.read_text())
+        for path in sorted(seed_dir().glob("W*.json"))
+    }
+    invariants.compute(seeds["W000004"]["definition"])  # compile numba once
+
+    pairs = [
+        (rng.randrange(10**17, 10**18), rng.randrange(10**17, 10**18))
+        for _ in range(2000)
+    ]
+    took = median_time(adjoinable, pairs)
+    print(f"adjoinable at 10^18: median {took * 1e6:.1f} µs")
+    if took >= 1e-3:
+        failures.append("adjoinable")
+
+    for wid, seed in seeds.items():
+        game = canonicalize(seed["definition"])
+        if not is_altered_wythoff(game):
+            continue
+        start = time.perf_counter()
+        solved = FarOut(saturation(game))
+        setup = time.perf_counter() - start
+        columns = [(rng.randrange(10**17, 10**18),) for _ in range(2000)]
+        took = median_time(solved.column, columns)
+        print(
+            f"{wid} column at 10^18: median {took * 1e6:.1f} µs "
+            f"(saturation once: {setup * 1e3:.1f} ms)"
+        )
+        if took >= 1e-3:
+            failures.append(f"{wid} far out")
+
+    for wid, seed in seeds.items():
+        start = time.perf_counter()
+        found = invariants.compute(seed["definition"])
+        took = time.perf_counter() - start
+        print(f"{wid} invariants: {took:.3f} s ({', '.join(found) or 'none apply'})")
+        if took >= 2.0:
+            failures.append(f"{wid} invariants")
+
+    if failures:
+        print("missed:", ", ".join(failures))
+        return 1
+    print("all goals met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
