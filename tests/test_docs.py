@@ -1,5 +1,7 @@
 """Every command documents itself."""
 
+import re
+
 import click
 import pytest
 from click.testing import CliRunner
@@ -36,4 +38,24 @@ def test_contract_commands_exist():
         "list",
         "export",
         "db",
+        "search",
+        "adjoinable",
+        "grundy",
+        "serve",
     } <= set(cli.commands)
+
+
+def test_readme_lists_every_command_and_docs_page():
+    """The README's command table names every command, and every page the
+    docs index links to exists."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    for name in cli.commands:
+        assert f"`wythoff {name}" in readme, name
+    index = (root / "docs" / "README.md").read_text()
+    pages = re.findall(r"\]\(([^)#]+\.md)\)", index)
+    assert len(pages) >= 10
+    for page in pages:
+        assert (root / "docs" / page).is_file(), page
