@@ -140,3 +140,16 @@ def test_far_out_is_consistent_and_shifted_wythoff():
                 assert min(moved) >= 0 and max(moved) > 0
                 assert 0 in moved or moved[0] == moved[1]
         assert agree >= 297
+
+
+def test_every_column_below_100000():
+    game = seed_game("W000016")
+    n = 100_000
+    found = p_positions(game, n)
+    solved = FarOut(saturation(game))
+    rows = np.full(n, -1)
+    rows[found[:, 0]] = found[:, 1]  # one P-position per column here
+    assert np.unique(found[:, 0]).size == len(found)
+    for x in range(n):
+        (y,) = solved.column(x)
+        assert y == rows[x] or (rows[x] == -1 and y >= n)

@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from catalog.compute.altered import saturation
+from catalog.compute import closed
+from catalog.compute.altered import p_positions, saturation
 from catalog.compute.offsets import (
     WYTHOFF,
     Evolution,
@@ -147,3 +148,29 @@ def test_overlap_rises_toward_one(wid):
         if earlier < 1
     )
     assert ratios[-1] > 0.96
+
+
+@pytest.mark.parametrize(
+    "game",
+    [seed_game(w) for w in ("W000002", "W000016", "W000017", "W000019", "W000021")]
+    + random_games(12, seed=11),
+    ids=range(17),
+)
+def test_each_defect_makes_two_columns_differ_per_generation(game):
+    """The proof of Theorem 1: past separation the shifted game and Wythoff
+    differ only while a defect is processed, one lower and one upper
+    P-position swapped, once per application of w (lengths grow by φ²). So
+    four generations, [5000, 5000·φ⁸), hold 8·defects differing columns, give
+    or take a pair cut by the window's edge."""
+    found = altered_invariants(game)
+    dx, dy = found["offset"]["dx"], found["offset"]["dy"]
+    n = 400_000  # columns below n/φ have their P-position below n
+    ours = p_positions(game, n)
+    theirs = closed.p_positions(n + abs(dx) + 1)
+    y_ours = np.full(n, -1)
+    y_ours[ours[:, 0]] = ours[:, 1]
+    y_theirs = np.full(n + abs(dx) + 1, -1)
+    y_theirs[theirs[:, 0]] = theirs[:, 1]
+    xs = np.arange(5000, int(5000 * ((1 + 5**0.5) / 2) ** 8))
+    differ = int(np.count_nonzero(y_ours[xs] + dy != y_theirs[xs + dx]))
+    assert abs(differ - 8 * found["defects"]) <= 1
