@@ -6,6 +6,7 @@ JSON-ready document; the session lifecycle lives here, not in the callers.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import closed, invariants
@@ -40,6 +41,7 @@ from catalog.store.models import Entry
 from catalog.store.seed import load_seeds
 
 Progress = Callable[[int], None]
+log = logging.getLogger(__name__)
 
 
 class Store:
@@ -161,20 +163,32 @@ def show(store: Store, wid: str) -> dict[str, Any]:
 
 def entry_invariants(store: Store, number: int) -> dict[str, Any]:
     """The entry's invariants, computed and stored on first use (they depend
-    on the definition only, so every later read is a lookup)."""
-    with store.sessions() as session:
-        entry = repo.get_entry(session, number)
-        found = repo.read_invariants(session, number, invariants.VERSION)
-        definition = entry.definition
-    if found is not None:
-        return found
-    data = invariants.compute(definition)
-    try:
-        with filler.writing(store.sessions) as session:
-            repo.store_invariants(session, number, invariants.VERSION, data)
-    except IntegrityError:
-        pass  # another worker stored the same data first
-    return data
+    on the definition only, so every later read is a lookup).
+
+    The computation runs outside any transaction; the write checks that the
+    definition is still the one computed for, and computes again if an edit
+    came in between. A database that refuses the write (a read-only role)
+    still gets the answer, just not cached.
+    """
+    for _attempt in range(3):
+        with store.sessions() as session:
+            entry = repo.get_entry(session, number)
+            found = repo.read_invariants(session, number, invariants.VERSION)
+            definition, key = entry.definition, entry.key
+        if found is not None:
+            return found
+        data = invariants.compute(definition)
+        try:
+            with filler.writing(store.sessions) as session:
+                if repo.get_entry(session, number).key != key:
+                    continue  # the definition changed meanwhile
+                repo.store_invariants(session, number, invariants.VERSION, data)
+        except IntegrityError:
+            pass  # another worker stored the same data first
+        except DBAPIError as exc:
+            log.warning("invariants of %s not stored: %s", format_id(number), exc)
+        return data
+    raise RuntimeError(f"{format_id(number)}: its definition keeps changing")
 
 
 def list_entries(

@@ -21,24 +21,13 @@ from catalog.compute.dictionary import (
     read_dictionary,
 )
 from catalog.games.definition import Definition, DefinitionError, canonicalize
+from tests.papers import MAHARAJA_WORDS
 
 RAYS = [[1, 0], [0, 1], [1, 1]]
 MAHARAJA = {"rays": RAYS, "moves": [[1, 2], [2, 1]]}
 MAHARAJA_23 = {"rays": RAYS, "moves": [[2, 3], [3, 2]]}
 N = 60_000  # about 23,000 columns read, 37,000 bits known
 
-# (27)-(35); the paper's (36)-(40) never appear (not in the first 20000 bits).
-PAPER_27_35 = {
-    "1": "0",
-    "01": "100",
-    "00100": "100101100",
-    "00110": "10010100",
-    "000100": "10010110100",
-    "001110": "100100100",
-    "0010110": "10010011000",
-    "00000100": "100101100111000",
-    "000010010": "1001001111000100",
-}
 PAPER_36_40 = ["0000000", "0010100", "0011110", "00000010", "00001000"]
 # (41)-(44), non-prefix-free: read with the longest match (section 5.1).
 PAPER_41_44 = {"0": "10", "1": "0", "01000": "100011100", "01010": "10001100"}
@@ -109,7 +98,7 @@ def test_worked_example(maharaja):
 def test_maharaja_dictionary_is_27_to_35(maharaja):
     book = read_dictionary(maharaja, N)
     assert book.start + book.columns >= 20_000
-    assert book.words == PAPER_27_35
+    assert book.words == MAHARAJA_WORDS
     assert not set(PAPER_36_40) & set(book.words)
     assert book.problems == ()
     bits = text(maharaja)
@@ -132,7 +121,7 @@ def test_maharaja_deviations(maharaja):
 @pytest.mark.parametrize(
     ("game", "rule", "expected", "start"),
     [
-        (MAHARAJA, "sector", PAPER_27_35, 8),
+        (MAHARAJA, "sector", MAHARAJA_WORDS, 8),
         (MAHARAJA_23, "relaxed", PAPER_41_44, 9),
         (MAHARAJA_23, "sector", SECTOR_23, 19),
     ],
@@ -167,7 +156,7 @@ def test_maharaja_23_is_41_to_44(maharaja_23):
 
 def test_relaxed_rule_on_maharaja_splits_01(maharaja):
     book = read_dictionary(maharaja, N, rule="relaxed")
-    expected = {w: t for w, t in PAPER_27_35.items() if w != "01"} | {"0": "10"}
+    expected = {w: t for w, t in MAHARAJA_WORDS.items() if w != "01"} | {"0": "10"}
     assert book.words == expected and book.problems == ()
 
 
@@ -218,10 +207,10 @@ def test_maharaja_invariants():
     assert json.loads(json.dumps(inv)) == inv
     assert inv["bitstring_deviation"]["min"] == -4
     assert inv["bitstring_deviation"]["max"] == 3
-    assert inv["dictionary"] == PAPER_27_35
+    assert inv["dictionary"] == MAHARAJA_WORDS
     assert inv["dictionary_first"]["00100"] == inv["dictionary_start"] == 8
     assert inv["dictionary_columns"] > 30_000 and inv["problems"] == []
-    assert set(inv["dictionary_counts"]) == set(PAPER_27_35)
+    assert set(inv["dictionary_counts"]) == set(MAHARAJA_WORDS)
     relaxed = maharaja_invariants(MAHARAJA_23, 20_000, rule="relaxed")
     assert relaxed["dictionary"] == PAPER_41_44
     with pytest.raises(DefinitionError):
