@@ -118,6 +118,14 @@ def fill(
                     f"most {max_columns} per request (max_compute_columns)"
                 )
             job_id = _claim(session, entry_id, n, lease)
+            if job_id is not None:
+                # The extent was read before the claim. On PostgreSQL (read
+                # committed) the previous holder may have finished in between:
+                # look again, and give the claim back if the work is done.
+                session.expire_all()
+                if _covers(repo.get_extent(session, entry_id), n):
+                    session.execute(delete(Job).where(Job.id == job_id))
+                    return
         if job_id is not None:
             break
         time.sleep(poll)
