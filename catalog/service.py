@@ -379,9 +379,10 @@ def work_needed(store: Store, wid: str, n: int) -> int:
 MAX_EXACT_COORDINATE = 10**300
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def _far_out(game: Definition) -> FarOut:
-    """The saturated state of an altered Wythoff game, kept per process."""
+    """The saturated state of an altered Wythoff game, kept per process: a
+    few MB for the seeds, about 40 MB for an alteration at column 10^6."""
     return FarOut(saturation(game))
 
 

@@ -29,7 +29,6 @@ on diagonal l_t − t − 1 − m and the m-th upper one on u_t − t + 1 + m.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import defaultdict
 from collections.abc import Iterable
 
 import numpy as np
@@ -156,18 +155,30 @@ class FarOut:
         self.stream = Stream(sat.bits.tolist())
         self.size = len(self.stream.bits)
         self.head_zeros = self.stream.zeros[-1]
-        self.by_column: dict[int, list[int]] = defaultdict(list)
-        self.by_row: dict[int, list[int]] = defaultdict(list)
-        self.by_diagonal: dict[int, list[int]] = defaultdict(list)
-        for x, y in np.asarray(sat.positions).tolist():
-            self.by_column[x].append(y)
-            self.by_row[y].append(x)
-            self.by_diagonal[y - x].append(x)
+        # The head, indexed three ways by sorted keys (numpy, not dicts: an
+        # alteration can reach column 10^6).
+        head = np.asarray(sat.positions, dtype=np.int64)
+        self.head = head
+        self._lines = {
+            name: (keys[order], order)
+            for name, keys in (
+                ("column", head[:, 0]),
+                ("row", head[:, 1]),
+                ("diagonal", head[:, 1] - head[:, 0]),
+            )
+            for order in [np.argsort(keys, kind="stable")]
+        }
+
+    def _head(self, line: str, key: int, coordinate: int) -> list[int]:
+        """The head's P-positions on one line, as x (coordinate 0) or y (1)."""
+        keys, order = self._lines[line]
+        lo, hi = np.searchsorted(keys, [key, key + 1])
+        return sorted(self.head[order[lo:hi], coordinate].tolist())
 
     def column(self, x: int) -> list[int]:
         """The rows of the P-positions in column x."""
         if x <= self.t:
-            return sorted(self.by_column.get(x, []))
+            return self._head("column", x, 1)
         j = x - self.t - 1  # the j-th zero of W
         p = self.stream.select0(self.head_zeros + j)
         if self.stream.bit(p + 1) == 1:
@@ -178,7 +189,7 @@ class FarOut:
         """The columns of the P-positions in row y."""
         q = y - self.low
         if q < 0 or (q < self.size and self.stream.bits[q] == 1):
-            return sorted(self.by_row.get(y, []))
+            return self._head("row", y, 0)
         s = self.stream
         if s.bit(q) == 0:  # still free: symbol q gives it a lower P-position
             return [self.t + 1 + q + s.rank0(q)]
@@ -187,7 +198,7 @@ class FarOut:
     def diagonal(self, k: int) -> list[int]:
         """The columns of the P-positions on diagonal y − x = k."""
         if self.low - self.t <= k <= self.high - self.t:
-            return sorted(self.by_diagonal.get(k, []))
+            return self._head("diagonal", k, 0)
         s = self.stream
         if k < self.low - self.t:
             m = self.low - self.t - 1 - k

@@ -59,10 +59,19 @@ def _altered(found: dict[str, Any]) -> dict[str, Any]:
         },
         "defects": {
             "value": found["defects"],
-            "status": "theorem",
+            "status": "theorem" if found["defects"] is not None else "unknown",
             "source": f"{HST}, section 4 (Lemmas 4-7, Corollary 2)",
             "balanced_at": found["defects_balanced_at"],
-        },
+        }
+        | (
+            {}
+            if found["defects"] is not None
+            else {
+                "note": "the aligned bitstrings balance only after more than "
+                f"{offsets.MAX_ALIGN_STEPS} steps (Lemma 4 promises a time, not "
+                "how soon); the area was not measured"
+            }
+        ),
         "overlap": {
             "value": found["overlap"],
             "status": "observed",

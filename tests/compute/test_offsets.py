@@ -174,3 +174,28 @@ def test_each_defect_makes_two_columns_differ_per_generation(game):
     xs = np.arange(5000, int(5000 * ((1 + 5**0.5) / 2) ** 8))
     differ = int(np.count_nonzero(y_ours[xs] + dy != y_theirs[xs + dx]))
     assert abs(differ - 8 * found["defects"]) <= 1
+
+
+def test_a_column_of_forced_p_positions_has_h_choose_2_defects():
+    """Observed (not in the paper): Box(1, h) has h(h − 1)/2 defects. Its
+    strings balance only after about 0.53·h² steps; h = 1858 is past where an
+    earlier cap gave up."""
+    for h in [*range(1, 41), 1858]:
+        found = altered_invariants(box(1, h))
+        assert found["offset"] == {"dx": h - 1, "dy": 0}  # Theorem 2
+        assert found["defects"] == h * (h - 1) // 2
+
+
+def test_strings_that_balance_too_late_leave_the_defects_unknown(monkeypatch):
+    from catalog.compute import invariants, offsets
+
+    monkeypatch.setattr(offsets, "MAX_ALIGN_STEPS", 1 << 12)
+    found = invariants.compute(
+        {"rays": WYTHOFF_RAYS, "alter": {"P_boxes": [[0, 0, 1, 200]]}}
+    )
+    assert found["offset"]["value"] == {"dx": 199, "dy": 0}
+    assert found["defects"]["value"] is None
+    assert (
+        found["defects"]["status"] == "unknown"
+        and "4096 steps" in found["defects"]["note"]
+    )
