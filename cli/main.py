@@ -135,6 +135,13 @@ def render_entry(doc: dict[str, Any]) -> str:
             value = item["value"]
             if name == "overlap":
                 value = f"{value[-1][1]} at n = {value[-1][0]}"
+            elif name == "adjoined_moves":
+                moves = ", ".join(
+                    f"({m['move'][0]},{m['move'][1]}) {m['reason']}"
+                    for m in value["moves"]
+                )
+                same = "yes" if value["same_p_positions_as_wythoff"] else "no"
+                value = f"Wythoff's P-positions: {same} ({moves})"
             elif isinstance(value, dict):
                 value = ", ".join(f"{k} = {v}" for k, v in value.items())
             lines.append(f"  {name:<11} {value}  [{item['status']}: {item['source']}]")

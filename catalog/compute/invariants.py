@@ -12,7 +12,10 @@ here is recomputed on the next read.
   (Theorem 3; Theorem 2 for boxes), defects (section 4), and the overlap
   with Wythoff's P-positions in growing boxes (Theorem 1, observed);
 - Maharaja-type games (:mod:`catalog.compute.dictionary`): the bit-string's
-  deviations b_n − a_n − n and the dictionary of words and translates.
+  deviations b_n − a_n − n and the dictionary of words and translates;
+- Wythoff's Nim plus single moves (:mod:`catalog.compute.adjoinable`):
+  whether each move is adjoinable, hence whether the P-positions are
+  Wythoff's.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalog.compute import dictionary, offsets
+from catalog.compute.adjoinable import adjoinable
+from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.compute.ptable import p_positions
 from catalog.games.definition import Definition, canonicalize
 
@@ -28,6 +33,10 @@ from catalog.games.definition import Definition, canonicalize
 VERSION = 1
 
 HST = "Hu, Sleator and Tsin, Wythoff's Nim with Finite Alterations"
+DFNR = (
+    "Duchêne, Fraenkel, Nowakowski and Rigo, Extensions and restrictions of "
+    "Wythoff's game preserving its P-positions"
+)
 LW = "Larsson and Wästlund, Maharaja Nim: Wythoff's Queen meets the Knight"
 
 
@@ -40,7 +49,31 @@ def compute(definition: Mapping[str, Any] | Definition) -> dict[str, Any]:
         out.update(_altered(altered))
     if dictionary.is_maharaja_type(game):
         out.update(_maharaja(game))
+    if _wythoff_plus_moves(game):
+        out["adjoined_moves"] = _adjoined(game)
     return out
+
+
+def _wythoff_plus_moves(game: Definition) -> bool:
+    return (
+        game.rays == WYTHOFF_RAYS
+        and bool(game.moves)
+        and not (game.special or game.altered)
+    )
+
+
+def _adjoined(game: Definition) -> dict[str, Any]:
+    """Wythoff's Nim plus single moves keeps its P-positions iff no added move
+    joins two of them (the slides' Corollary); each move is checked exactly."""
+    moves = [adjoinable(i, j).to_json() for i, j in game.moves]
+    return {
+        "value": {
+            "same_p_positions_as_wythoff": all(m["adjoinable"] for m in moves),
+            "moves": moves,
+        },
+        "status": "theorem",
+        "source": f"{DFNR}, Corollary (extension preserving the P-positions)",
+    }
 
 
 def _altered(found: dict[str, Any]) -> dict[str, Any]:
