@@ -15,7 +15,7 @@ from catalog import service
 from catalog.config import Settings
 from catalog.games.definition import DefinitionError
 from catalog.store.chunks import CorruptChunk
-from catalog.store.ids import BadId, UnknownEntry
+from catalog.store.ids import BadId, UnknownEntry, parse_id
 from catalog.store.seed import SeedError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -213,7 +213,8 @@ def cli(ctx: click.Context) -> None:
 )
 @common
 def seed(store: service.Store, path: Path | None, n: int) -> dict[str, Any]:
-    """Load the seeded entries (idempotent) and compute their first terms."""
+    """Load the seeded entries (idempotent), compute their first terms and
+    their invariants."""
     report = service.seed(store, path)
     if n:
         ids = report["added"] + report["updated"] + report["unchanged"]
@@ -223,6 +224,7 @@ def seed(store: service.Store, path: Path | None, n: int) -> dict[str, Any]:
         ) as bar:
             for wid in bar:
                 service.compute(store, wid, n)
+                service.entry_invariants(store, parse_id(wid))
     return report
 
 
