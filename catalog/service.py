@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from catalog import verify as checking
 from catalog.compute import closed, invariants
 from catalog.compute.adjoinable import adjoinable as adjoinable_move
 from catalog.compute.altered import is_altered_wythoff, saturation
@@ -430,6 +431,18 @@ def is_p(
         "position": [x, y],
         "outcome": outcome,
         "move_to": move,
+    }
+
+
+def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """Recompute and check stored entries (all of them when ``wids`` is empty);
+    ``ok`` is false when any check failed. Reads only."""
+    numbers = [parse_id(w) for w in wids] or None
+    with store.sessions() as session:
+        reports = checking.verify_entries(session, numbers)
+    return {
+        "ok": all(r.ok for r in reports),
+        "entries": [r.to_json() for r in reports],
     }
 
 

@@ -66,6 +66,8 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
             if obj._store is not None:
                 obj._store.dispose()
         emit(result, as_json)
+        if isinstance(result, dict) and result.get("ok") is False:
+            sys.exit(1)  # verify: the report is printed, and the exit says it failed
 
     return wrapper
 
@@ -81,6 +83,13 @@ def emit(result: Any, as_json: bool) -> None:
 
 def render(doc: dict[str, Any]) -> str:
     """A readable form of a result document."""
+    if "entries" in doc and "ok" in doc:
+        lines = []
+        for e in doc["entries"]:
+            lines.append(f"{e['id']}  {'ok' if e['ok'] else 'FAILED'}  (n = {e['n']})")
+            lines += [f"  {name:<12} {result}" for name, result in e["checks"].items()]
+        lines.append("all checks passed" if doc["ok"] else "some checks FAILED")
+        return "\n".join(lines)
     if "entries" in doc:
         rows = [(e["id"], e["name"], ", ".join(e["keywords"])) for e in doc["entries"]]
         return table(("ID", "NAME", "KEYWORDS"), rows)
@@ -321,6 +330,16 @@ def adjoinable(store: service.Store, i: int, j: int) -> dict[str, Any]:
     """Can the moves (I,J) and (J,I) be added to Wythoff's Nim without changing
     its P-positions? Exact for any size (Duchene, Fraenkel, Nowakowski, Rigo)."""
     return service.adjoinable(i, j)
+
+
+@cli.command()
+@click.argument("entry_ids", metavar="[ID]...", nargs=-1)
+@common
+def verify(store: service.Store, entry_ids: tuple[str, ...]) -> dict[str, Any]:
+    """Recompute stored entries from their definitions and check them: chunk
+    checksums, the P-positions, the literal rule on the corner, independence,
+    symmetry, the invariants. Exit 1 when a check fails."""
+    return service.verify(store, entry_ids)
 
 
 @cli.command("is-p")
