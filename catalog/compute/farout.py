@@ -98,53 +98,42 @@ class Stream:
         j -= 1
         return k, j, self.bits[j], value - self._prefix(k, j, measure)
 
-    @staticmethod
-    def _children(bit: int) -> tuple[int, ...]:
-        """w(bit): the images of w^k(bit) one level down are w^(k-1) of these."""
-        return (0, 0, 1) if bit == 0 else (0, 1)
+    def _descend(
+        self, k: int, bit: int, rest: int, measure: str
+    ) -> tuple[int, int, int]:
+        """Walk from w^k(bit) down to the single bit at ``rest`` (a position, or
+        a zero's rank, by ``measure``): w^k(b) is w^(k-1) of the bits of w(b).
+        Returns (that bit, the length and the zeros skipped on the way)."""
+        skipped_length = skipped_zeros = 0
+        while k > 0:
+            k -= 1
+            for child in (0, 0, 1) if bit == 0 else (0, 1):
+                length = self.len0[k] if child == 0 else self.len1[k]
+                zeros = self.zer0[k] if child == 0 else self.zer1[k]
+                if rest < (length if measure == "length" else zeros):
+                    bit = child
+                    break
+                rest -= length if measure == "length" else zeros
+                skipped_length += length
+                skipped_zeros += zeros
+        return bit, skipped_length, skipped_zeros
 
     def bit(self, q: int) -> int:
         """R[q]."""
         k, _, bit, rest = self._locate(q, "length")
-        while k > 0:
-            k -= 1
-            for child in self._children(bit):
-                size = self.len0[k] if child == 0 else self.len1[k]
-                if rest < size:
-                    bit = child
-                    break
-                rest -= size
-        return bit
+        return self._descend(k, bit, rest, "length")[0]
 
     def rank0(self, q: int) -> int:
         """The zeros in R[:q]."""
         k, j, bit, rest = self._locate(q, "length")
-        count = self.zeros_before[k] + self._prefix(k, j, "zeros")
-        while k > 0:
-            k -= 1
-            for child in self._children(bit):
-                size = self.len0[k] if child == 0 else self.len1[k]
-                if rest < size:
-                    bit = child
-                    break
-                rest -= size
-                count += self.zer0[k] if child == 0 else self.zer1[k]
-        return count
+        before = self.zeros_before[k] + self._prefix(k, j, "zeros")
+        return before + self._descend(k, bit, rest, "length")[2]
 
     def select0(self, m: int) -> int:
         """The index in R of its m-th zero (m = 0, 1, …)."""
         k, j, bit, rest = self._locate(m, "zeros")
-        index = self.start[k] + self._prefix(k, j, "length")
-        while k > 0:
-            k -= 1
-            for child in self._children(bit):
-                zeros = self.zer0[k] if child == 0 else self.zer1[k]
-                if rest < zeros:
-                    bit = child
-                    break
-                rest -= zeros
-                index += self.len0[k] if child == 0 else self.len1[k]
-        return index
+        before = self.start[k] + self._prefix(k, j, "length")
+        return before + self._descend(k, bit, rest, "zeros")[1]
 
 
 class FarOut:
