@@ -241,21 +241,26 @@ def _filled(
     return number
 
 
+def _filled_positions(
+    store: Store, wid: str, n: int, progress: Progress | None
+) -> tuple[int, np.ndarray]:
+    """Fill up to n, then read every P-position with x, y < n."""
+    number = _filled(store, wid, n, progress)
+    with store.sessions() as session:
+        return number, repo.read_positions(session, number, 0, n, n, store.cache)
+
+
 def compute(
     store: Store, wid: str, n: int, progress: Progress | None = None
 ) -> dict[str, Any]:
-    number = _filled(store, wid, n, progress)
-    with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, n, n, store.cache)
+    number, found = _filled_positions(store, wid, n, progress)
     return {"id": format_id(number), "n": n, "count": len(found)}
 
 
 def positions(
     store: Store, wid: str, n: int, progress: Progress | None = None
 ) -> dict[str, Any]:
-    number = _filled(store, wid, n, progress)
-    with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, n, n, store.cache)
+    number, found = _filled_positions(store, wid, n, progress)
     return {"id": format_id(number), "n": n, "positions": found.tolist()}
 
 

@@ -185,10 +185,9 @@ def _invariants(session: Session, number: int, game: Definition) -> str:
         return "skipped: not computed yet"
     if row.version != invariants.VERSION:
         return f"skipped: stored by recipe version {row.version}"
-    fresh = invariants.compute(game)
-    if row.data == _json_round_trip(fresh):
+    fresh = _json_round_trip(invariants.compute(game))
+    if row.data == fresh:
         return "ok"
-    fresh = _json_round_trip(fresh)
     changed = sorted(
         k for k in fresh.keys() | row.data.keys() if fresh.get(k) != row.data.get(k)
     )

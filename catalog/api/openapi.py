@@ -50,12 +50,14 @@ N = _param(
 INDEX = {"type": "integer", "minimum": 0, "maximum": 10**18}
 START = _param("start", "query", INDEX, "first x (or index)")
 START_Y = _param("start_y", "query", INDEX, "first y at x = start")
-LIMIT = _param(
-    "limit",
-    "query",
-    {"type": "integer", "minimum": 1, "maximum": 100_000},
-    "items per page",
-)
+
+
+def _limit(maximum: int, text: str) -> dict[str, Any]:
+    schema = {"type": "integer", "minimum": 1, "maximum": maximum}
+    return _param("limit", "query", schema, text)
+
+
+LIMIT = _limit(100_000, "items per page")
 FORMAT = _param(
     "format",
     "query",
@@ -187,12 +189,7 @@ def document() -> dict[str, Any]:
                     _param(
                         "cursor", "query", {"type": "string"}, "from a previous 'next'"
                     ),
-                    _param(
-                        "limit",
-                        "query",
-                        {"type": "integer", "minimum": 1, "maximum": 1000},
-                        "entries per page",
-                    ),
+                    _limit(1000, "entries per page"),
                 ],
                 "responses": {"200": _json(entries_page, "entries"), **_errors(400)},
             }
@@ -299,12 +296,7 @@ def document() -> dict[str, Any]:
                         required=True,
                     ),
                     _param("offset", "query", INDEX, "results to skip"),
-                    _param(
-                        "limit",
-                        "query",
-                        {"type": "integer", "minimum": 1, "maximum": 1000},
-                        "results per page",
-                    ),
+                    _limit(1000, "results per page"),
                 ],
                 "responses": {"200": _json(search, "matches"), **_errors(400)},
             }

@@ -158,9 +158,10 @@ def row_stream(bits: np.ndarray, length: int) -> np.ndarray:
     return _run_queue(np.asarray(bits, dtype=np.int8), length)
 
 
-def p_positions(game: Definition, n: int) -> np.ndarray:
-    """Every P-position with x, y < n of an altered Wythoff game."""
-    sat = saturation(game)
+def p_positions(game: Definition, n: int, sat: Saturation | None = None) -> np.ndarray:
+    """Every P-position with x, y < n of an altered Wythoff game (from its
+    saturated state ``sat`` when the caller already has it)."""
+    sat = saturation(game) if sat is None else sat
     head = sat.positions
     if n <= sat.column + 1:
         head = head[head[:, 0] < n]

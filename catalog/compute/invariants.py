@@ -81,6 +81,7 @@ def _altered(found: dict[str, Any]) -> dict[str, Any]:
     return {
         "offset": {
             "value": found["offset"],
+            "method": found["offset_method"],
             "status": "theorem",
             "source": f"{HST}, Theorem 2" if box else f"{HST}, Theorem 3",
             "counts": found["theorem3"],

@@ -202,13 +202,20 @@ def _w_images(
 
 
 def overlap(
-    game: Definition, dx: int, dy: int, sizes: tuple[int, ...] = OVERLAP_SIZES
+    game: Definition,
+    dx: int,
+    dy: int,
+    sizes: tuple[int, ...] = OVERLAP_SIZES,
+    sat: Saturation | None = None,
 ) -> list[tuple[int, float]]:
     """|A' ∩ B| / |A' ∪ B| in [0, n)² for each n: A' the P-positions shifted
-    by (dx, dy), B Wythoff's."""
+    by (dx, dy), B Wythoff's. ``sat`` saves sweeping to saturation again."""
     top = max(sizes)
     reach = top + max(0, -dx, -dy)
-    ours = altered_positions(game, reach) if game.altered else closed.p_positions(reach)
+    if game.altered:
+        ours = altered_positions(game, reach, sat)
+    else:
+        ours = closed.p_positions(reach)
     ours = ours + np.array([dx, dy])
     theirs = closed.p_positions(top)
     out = []
@@ -237,10 +244,10 @@ def altered_invariants(game: Definition) -> dict[str, Any] | None:
         found: Defects | None = defects(sat, offset.dx)
     except BalancesTooLate:
         found = None
-    box = _box(game)
+    ratios = overlap(game, offset.dx, offset.dy, sat=sat if game.altered else None)
     return {
         "offset": {"dx": offset.dx, "dy": offset.dy},
-        "offset_method": "theorem-2" if box else "theorem-3",
+        "offset_method": "theorem-2" if _is_box(game) else "theorem-3",
         "theorem3": {
             "rows": offset.rows,
             "diagonals": offset.diagonals,
@@ -254,18 +261,14 @@ def altered_invariants(game: Definition) -> dict[str, Any] | None:
         },
         "defects": found.count if found else None,
         "defects_balanced_at": list(found.balanced_at) if found else [],
-        "overlap": [[n, round(ratio, 6)] for n, ratio in overlap(game, *_dxdy(offset))],
+        "overlap": [[n, round(ratio, 6)] for n, ratio in ratios],
     }
 
 
-def _dxdy(offset: Offset) -> tuple[int, int]:
-    return offset.dx, offset.dy
-
-
-def _box(game: Definition) -> tuple[int, int] | None:
-    """(a, b) when the alteration is exactly Box(a, b) forced to P."""
+def _is_box(game: Definition) -> bool:
+    """Is the alteration exactly Box(a, b) forced to P (Theorem 2's case)?"""
     if game.forced_n or not game.forced_p:
-        return None
+        return False
     a = 1 + max(x for x, _ in game.forced_p)
     b = 1 + max(y for _, y in game.forced_p)
-    return (a, b) if len(game.forced_p) == a * b else None
+    return len(game.forced_p) == a * b

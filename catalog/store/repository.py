@@ -525,13 +525,12 @@ def store_invariants(
     if offset is None:
         session.execute(delete(Offset).where(Offset.entry_id == entry_id))
         return
-    source = offset["source"]
     session.merge(
         Offset(
             entry_id=entry_id,
             dx=offset["value"]["dx"],
             dy=offset["value"]["dy"],
-            method="theorem-2" if source.endswith("Theorem 2") else "theorem-3",
+            method=offset["method"],
             defects=data["defects"]["value"],
             saturation_column=data["saturation"]["value"]["column"],
             computed_at=now,
