@@ -13,21 +13,10 @@ import click
 
 from catalog import service
 from catalog.config import Settings
-from catalog.games.definition import DefinitionError
-from catalog.store.chunks import CorruptChunk
-from catalog.store.ids import BadId, UnknownEntry, parse_id
-from catalog.store.seed import SeedError
+from catalog.errors import CatalogError
+from catalog.store.ids import parse_id
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
-#: Errors that are the user's input, shown as one line on stderr.
-USER_ERRORS = (
-    DefinitionError,
-    BadId,
-    UnknownEntry,
-    SeedError,
-    CorruptChunk,
-    ValueError,
-)
 
 
 class LazyStore:
@@ -60,7 +49,7 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
         obj.db = db or obj.db
         try:
             result = func(obj.store, **kwargs)
-        except USER_ERRORS as exc:
+        except CatalogError as exc:
             raise click.ClickException(str(exc)) from None
         finally:
             if obj._store is not None:

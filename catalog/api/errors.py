@@ -7,15 +7,12 @@ import logging
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from catalog.games.definition import DefinitionError
-from catalog.service import UnknownSequence
-from catalog.store.fill import TooMuchWork
-from catalog.store.ids import BadId, UnknownEntry
+from catalog.errors import BadInput, CatalogError
 
 log = logging.getLogger(__name__)
 
 
-class BadParameter(ValueError):
+class BadParameter(BadInput):
     """A query or path parameter that is missing or malformed."""
 
 
@@ -38,20 +35,14 @@ def register(app: Flask) -> None:
             response.headers["Allow"] = "GET, HEAD, OPTIONS"
         return response
 
-    @app.errorhandler(UnknownEntry)
-    @app.errorhandler(UnknownSequence)
-    def not_found(exc: LookupError) -> Response:
-        return error_response(404, str(exc))
-
-    @app.errorhandler(BadId)
-    @app.errorhandler(BadParameter)
-    @app.errorhandler(DefinitionError)
-    def bad_request(exc: ValueError) -> Response:
-        return error_response(400, str(exc))
-
-    @app.errorhandler(TooMuchWork)
-    def too_much(exc: TooMuchWork) -> Response:
-        return error_response(422, str(exc))
+    @app.errorhandler(CatalogError)
+    def catalog_error(exc: CatalogError) -> Response:
+        if exc.status >= 500:
+            log.error("%s: %s", type(exc).__name__, exc)
+        response = error_response(exc.status, str(exc))
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.errorhandler(Exception)
     def internal(exc: Exception) -> Response:  # pragma: no cover - a bug

@@ -201,10 +201,7 @@ def adjoinable(i: str, j: str) -> Response:
     """What ``wythoff adjoinable I J`` prints."""
     first = int_arg("i", value=i)
     second = int_arg("j", value=j)
-    try:
-        doc = service.adjoinable(first, second)
-    except ValueError as exc:
-        raise BadParameter(str(exc)) from None
+    doc = service.adjoinable(first, second)
     return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
 
 
@@ -239,10 +236,7 @@ def search() -> Response:
         raise BadParameter("q: required")
     offset = int_arg("offset", 0, maximum=MAX_INDEX)
     limit = int_arg("limit", 50, 1, 1000)
-    try:
-        doc = service.search(_store(), query, offset, limit)
-    except ValueError as exc:
-        raise BadParameter(str(exc)) from None
+    doc = service.search(_store(), query, offset, limit)
     return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
 
 

@@ -46,6 +46,7 @@ from math import isqrt
 from typing import Any
 
 from catalog.compute.closed import lower
+from catalog.errors import BadInput
 
 ALREADY = "already a move of Wythoff's Nim"
 JOINS = "joins two P-positions"
@@ -117,9 +118,9 @@ def adjoinable(i: int, j: int) -> Adjoinable:
     """
     i, j = operator.index(i), operator.index(j)
     if i < 0 or j < 0:
-        raise ValueError(f"a move takes a non-negative number of tokens: ({i}, {j})")
+        raise BadInput(f"a move takes a non-negative number of tokens: ({i}, {j})")
     if i == j == 0:
-        raise ValueError("(0, 0) is not a move: it takes no tokens")
+        raise BadInput("(0, 0) is not a move: it takes no tokens")
     move = (i, j)
     if i == 0 or j == 0 or i == j:
         return Adjoinable(move, True, ALREADY)

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from catalog.errors import BadInput
 from catalog.games.special import SPECIAL_RULES
 
 #: Largest ``n`` that :func:`catalog.p_positions` accepts.
@@ -37,7 +38,7 @@ MAX_ALTER_CELLS = 250_000
 Vector = tuple[int, int]
 
 
-class DefinitionError(ValueError):
+class DefinitionError(BadInput):
     """A definition, or an argument that goes with it, makes no sense.
 
     The message names the offending field, e.g. ``rays[2]: (0, 0) is not a ray``.

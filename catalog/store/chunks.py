@@ -14,10 +14,12 @@ import zlib
 
 import numpy as np
 
+from catalog.errors import StoreCorrupt
+
 _WIDTHS = (np.int8, np.int16, np.int32, np.int64)
 
 
-class CorruptChunk(Exception):
+class CorruptChunk(StoreCorrupt):
     """A stored chunk does not decode to what its checksum promises."""
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import sequences as seqs
 from catalog.compute.ptable import MAX_BOX_N, column_mode, resume_sweep
+from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import repository as repo
 from catalog.store import search
@@ -35,7 +36,7 @@ Progress = Callable[[int], None]
 ENGINES = {"KernelSweep": "kernel-v1", "Sweep": "numpy-sweep-v1"}
 
 
-class ConcurrentUpdate(Exception):
+class ConcurrentUpdate(Busy):
     """Another writer extended the same entry while this one computed."""
 
 
@@ -68,10 +69,6 @@ def work_needed(session: Session, entry_id: int, n: int) -> int:
     if extent.y_bound is not None and extent.y_bound < n:
         return max(n, extent.x_bound)
     return max(0, n - extent.x_bound)
-
-
-class TooMuchWork(Exception):
-    """The request needs more computation than the configured maximum."""
 
 
 @contextmanager

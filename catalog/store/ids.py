@@ -7,16 +7,17 @@ import re
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from catalog.errors import BadInput, NotFound
 from catalog.store.models import Entry
 
 _ID = re.compile(r"^[Ww](\d{6})$")
 
 
-class UnknownEntry(LookupError):
+class UnknownEntry(NotFound):
     """No entry has this ID."""
 
 
-class BadId(ValueError):
+class BadId(BadInput):
     """Text that is not of the form W000123."""
 
 

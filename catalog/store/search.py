@@ -20,6 +20,7 @@ import numpy as np
 from sqlalchemy import TextClause, delete, func, insert, select, text
 from sqlalchemy.orm import Session
 
+from catalog.errors import BadInput
 from catalog.store import chunks
 from catalog.store.ids import format_id
 from catalog.store.models import Entry, EntryKeyword, SearchGram
@@ -37,7 +38,7 @@ GRAM = {1: 3, 2: 3, 3: 3, 4: 3, 5: 16}
 NAMES = {code: name for name, code in KINDS.items()}
 
 
-class BadQuery(ValueError):
+class BadQuery(BadInput):
     """A search query that cannot be run; the message says why."""
 
 

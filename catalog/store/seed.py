@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from catalog.errors import BadInput
 from catalog.games.definition import DefinitionError, canonicalize
 from catalog.store import repository as repo
 from catalog.store.ids import format_id, parse_id
@@ -20,7 +21,7 @@ from catalog.store.ids import format_id, parse_id
 REQUIRED = ("id", "name", "definition", "description", "references", "keywords")
 
 
-class SeedError(ValueError):
+class SeedError(BadInput):
     """A seed file that cannot be loaded; the message names the file."""
 
 

@@ -1,0 +1,180 @@
+"""Entries: add, show, list; the invariants stored with each entry; seeding,
+verifying and reindexing the whole catalog."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session
+
+from catalog import verify as checking
+from catalog.compute import invariants
+from catalog.compute.ptable import column_mode
+from catalog.errors import Busy
+from catalog.games.definition import (
+    canonicalize,
+    parse_json,
+)
+from catalog.service.store import Store, entry_number
+from catalog.store import fill as filler
+from catalog.store import repository as repo
+from catalog.store.ids import format_id
+from catalog.store.models import Entry
+from catalog.store.seed import load_seeds
+
+Progress = Callable[[int], None]
+log = logging.getLogger(__name__)
+
+
+def entry_document(
+    session: Session, entry: Entry, theory: dict[str, Any]
+) -> dict[str, Any]:
+    """What ``wythoff show`` prints and ``/api/v1/entries/{id}`` returns."""
+    extent = repo.get_extent(session, entry.id)
+    offset = theory.get("offset")
+    defects = theory.get("defects")
+    saturation = theory.get("saturation")
+    dictionary = theory.get("dictionary")
+    sequences = repo.read_sequences(session, entry.id)
+    bitstrings = repo.read_bitstrings(session, entry.id)
+    game = canonicalize(entry.definition)
+    doc: dict[str, Any] = {
+        "id": format_id(entry.id),
+        "name": entry.name,
+        "definition": entry.definition,
+        "description": entry.description,
+        "keywords": entry.keywords,
+        "references": entry.references,
+        "provenance": entry.provenance,
+        "source": entry.source,
+        "offset": offset["value"] if offset else None,
+        "defects": defects["value"] if defects else None,
+        "saturation_column": saturation["value"]["column"] if saturation else None,
+        "xrefs": [format_id(i) for i in repo.xref_ids(session, entry.id)],
+        "computed": {
+            "mode": "columns" if column_mode(game) else "box",
+            "x_bound": extent.x_bound if extent else 0,
+            "y_bound": extent.y_bound if extent else None,
+            "count": extent.count if extent else 0,
+            "engine": extent.engine if extent else None,
+        },
+        "sequences": {
+            name: {
+                "offset": s["offset"],
+                "length": s["length"],
+                "description": s["description"],
+                "first_terms": s["terms"][:20].tolist(),
+            }
+            for name, s in sequences.items()
+        },
+        "created": _utc(entry.created_at),
+        "updated": _utc(entry.updated_at),
+    }
+    if dictionary is not None:
+        doc["dictionary"] = dictionary["value"]
+    doc["invariants"] = theory
+    for row in bitstrings:
+        if row.kind == "upper-lower":
+            doc["bitstring"] = {
+                "start": row.start,
+                "length": row.length,
+                "bits": row.bits[:200],
+            }
+    return doc
+
+
+def _utc(moment: datetime) -> str:
+    # SQLite hands back naive datetimes; every stored time is UTC.
+    return moment.replace(tzinfo=moment.tzinfo or UTC).isoformat()
+
+
+def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
+    with store.sessions.begin() as session:
+        return load_seeds(session, path)
+
+
+def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
+    game = parse_json(definition)
+    with store.sessions.begin() as session:
+        entry, created = repo.add_entry(session, game, name=name)
+        return {"id": format_id(entry.id), "created": created}
+
+
+def show(store: Store, wid: str) -> dict[str, Any]:
+    number = entry_number(store, wid)
+    data = entry_invariants(store, number)
+    with store.sessions() as session:
+        return entry_document(session, repo.get_entry(session, number), data)
+
+
+def entry_invariants(store: Store, number: int) -> dict[str, Any]:
+    """The entry's invariants, computed and stored on first use (they depend
+    on the definition only, so every later read is a lookup).
+
+    The computation runs outside any transaction; the write checks that the
+    definition is still the one computed for, and computes again if an edit
+    came in between. A database that refuses the write (a read-only role)
+    still gets the answer, just not cached.
+    """
+    for _attempt in range(3):
+        with store.sessions() as session:
+            entry = repo.get_entry(session, number)
+            found = repo.read_invariants(session, number, invariants.VERSION)
+            definition, key = entry.definition, entry.key
+        if found is not None:
+            return found
+        data = invariants.compute(definition)
+        try:
+            with filler.writing(store.sessions) as session:
+                if repo.get_entry(session, number).key != key:
+                    continue  # the definition changed meanwhile
+                repo.store_invariants(session, number, invariants.VERSION, data)
+        except IntegrityError:
+            pass  # another worker stored the same data first
+        except DBAPIError as exc:
+            log.warning("invariants of %s not stored: %s", format_id(number), exc)
+        return data
+    raise Busy(f"{format_id(number)}: its definition keeps changing; try again")
+
+
+def list_entries(
+    store: Store,
+    keyword: str | None = None,
+    after: str | int | None = None,
+    limit: int = 100,
+    words: list[str] | tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """Entries in ID order after ``after`` (an ID or its number)."""
+    start = entry_number(store, after) if isinstance(after, str) else (after or 0)
+    with store.sessions() as session:
+        rows = repo.list_entries(
+            session, keyword=keyword, words=words, after=start, limit=limit
+        )
+        return {
+            "entries": [
+                {"id": format_id(e.id), "name": e.name, "keywords": e.keywords}
+                for e in rows
+            ]
+        }
+
+
+def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """Recompute and check stored entries (all of them when ``wids`` is empty);
+    ``ok`` is false when any check failed. Reads only."""
+    numbers = [entry_number(store, w) for w in wids] or None
+    with store.sessions() as session:
+        reports = checking.verify_entries(session, numbers)
+    return {
+        "ok": all(r.ok for r in reports),
+        "entries": [r.to_json() for r in reports],
+    }
+
+
+def reindex(store: Store) -> dict[str, Any]:
+    with filler.writing(store.sessions) as session:
+        return {"reindexed": repo.reindex(session)}

@@ -1,0 +1,190 @@
+"""P-positions: compute and store on demand, read pages, outcomes of single
+positions (exact far out where a theorem allows), Grundy values."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from catalog.compute import closed
+from catalog.compute.adjoinable import adjoinable as adjoinable_move
+from catalog.compute.altered import is_altered_wythoff, saturation
+from catalog.compute.farout import FarOut
+from catalog.compute.ptable import column_mode
+from catalog.compute.reference import options
+from catalog.games.definition import (
+    Definition,
+    DefinitionError,
+    check_n,
+)
+from catalog.service.store import Store, compute_limit, entry_game, entry_number
+from catalog.store import fill as filler
+from catalog.store import repository as repo
+from catalog.store.ids import format_id
+
+Progress = Callable[[int], None]
+log = logging.getLogger(__name__)
+
+
+def _filled(
+    store: Store,
+    wid: str,
+    n: int,
+    progress: Progress | None = None,
+    max_columns: int | None = None,
+) -> int:
+    """Validate ``n`` and compute what is missing; return the entry number."""
+    number, game = entry_game(store, wid)
+    check_n(n, maximum=compute_limit(column_mode(game), store.settings))
+    filler.fill(
+        store.sessions,
+        number,
+        n,
+        chunk_columns=store.settings.chunk_columns,
+        progress=progress,
+        max_columns=max_columns,
+    )
+    return number
+
+
+def _filled_positions(
+    store: Store, wid: str, n: int, progress: Progress | None
+) -> tuple[int, np.ndarray]:
+    """Fill up to n, then read every P-position with x, y < n."""
+    number = _filled(store, wid, n, progress)
+    with store.sessions() as session:
+        return number, repo.read_positions(session, number, 0, n, n, store.cache)
+
+
+def compute(
+    store: Store, wid: str, n: int, progress: Progress | None = None
+) -> dict[str, Any]:
+    number, found = _filled_positions(store, wid, n, progress)
+    return {"id": format_id(number), "n": n, "count": len(found)}
+
+
+def positions(
+    store: Store, wid: str, n: int, progress: Progress | None = None
+) -> dict[str, Any]:
+    number, found = _filled_positions(store, wid, n, progress)
+    return {"id": format_id(number), "n": n, "positions": found.tolist()}
+
+
+def positions_page(
+    store: Store,
+    wid: str,
+    n: int,
+    start: tuple[int, int] = (0, 0),
+    limit: int = 10_000,
+    max_columns: int | None = None,
+) -> dict[str, Any]:
+    """A page of the P-positions with x, y < n, from ``start`` = (x, y) on.
+
+    ``next`` is where the following page starts, or None on the last page.
+    A stored range is read with one light query for the extent and one for
+    the chunks' metadata (chunks themselves come from the process's cache).
+    """
+    number = entry_number(store, wid)
+    with store.sessions() as session:
+        if repo.covers(session, number, n):
+            page, after = repo.read_page(session, number, n, start, limit, store.cache)
+        else:
+            page = None
+    if page is None:
+        _filled(store, wid, n, max_columns=max_columns)
+        with store.sessions() as session:
+            page, after = repo.read_page(session, number, n, start, limit, store.cache)
+    return {
+        "id": format_id(number),
+        "n": n,
+        "positions": page.tolist(),
+        "next": list(after) if after else None,
+    }
+
+
+def grundy_table(store: Store, wid: str, n: int) -> dict[str, Any]:
+    """Sprague–Grundy values ``grundy[x][y]`` for x, y < n."""
+    from catalog.compute.grundy import grundy
+
+    number, game = entry_game(store, wid)
+    if game.altered:
+        raise DefinitionError(
+            f"{format_id(number)} has alterations: an altered game fixes only P "
+            "and N, so its Grundy values are not defined"
+        )
+    return {"id": format_id(number), "n": n, "grundy": grundy(game, n).tolist()}
+
+
+def work_needed(store: Store, wid: str, n: int) -> int:
+    number = entry_number(store, wid)
+    with store.sessions() as session:
+        return filler.work_needed(session, number, n)
+
+
+#: Coordinates answered exactly without a table (Wythoff's Nim and its
+#: altered games); the work grows with the number of digits.
+MAX_EXACT_COORDINATE = 10**300
+
+
+@lru_cache(maxsize=8)
+def _far_out(game: Definition) -> FarOut:
+    """The saturated state of an altered Wythoff game, kept per process: a
+    few MB for the seeds, about 40 MB for an alteration at column 10^6."""
+    return FarOut(saturation(game))
+
+
+def is_p(
+    store: Store, wid: str, x: int, y: int, max_columns: int | None = None
+) -> dict[str, Any]:
+    """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
+    number, game = entry_game(store, wid)
+    if closed.is_wythoff(game) or is_altered_wythoff(game):
+        # Exact for any size of pile, in O(log) steps: no table needed.
+        check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
+        check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
+        if closed.is_wythoff(game):
+            label, to = closed.outcome(x, y)
+        else:
+            solved = _far_out(game)
+            label = "P" if solved.is_p(x, y) else "N"
+            to = None if label == "P" else solved.winning_move(x, y)
+        return {
+            "id": format_id(number),
+            "position": [x, y],
+            "outcome": label,
+            "move_to": list(to) if to else None,
+        }
+    limit = compute_limit(column_mode(game), store.settings)
+    check_n(x, "x", limit - 1)
+    check_n(y, "y", limit - 1)
+    bound = max(x, y) + 1
+    filler.fill(
+        store.sessions,
+        number,
+        bound,
+        chunk_columns=store.settings.chunk_columns,
+        max_columns=max_columns,
+    )
+    with store.sessions() as session:
+        found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
+    p_set = set(map(tuple, found.tolist()))
+    outcome = "P" if (x, y) in p_set else "N"
+    move = None
+    if outcome == "N":
+        move = next((list(o) for o in options(game, x, y) if o in p_set), None)
+    return {
+        "id": format_id(number),
+        "position": [x, y],
+        "outcome": outcome,
+        "move_to": move,
+    }
+
+
+def adjoinable(i: int, j: int) -> dict[str, Any]:
+    """Can (i, j) and (j, i) join Wythoff's Nim without changing its
+    P-positions? Exact for any size; no database needed."""
+    return adjoinable_move(i, j).to_json()

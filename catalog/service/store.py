@@ -1,0 +1,69 @@
+"""The database of one catalog, and the one place where an entry argument
+(an ID such as ``W000004``) is resolved to an entry number."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from catalog.compute.ptable import MAX_BOX_N
+from catalog.config import Settings
+from catalog.games.definition import Definition, canonicalize
+from catalog.store import repository as repo
+from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
+from catalog.store.ids import parse_id
+
+
+class Store:
+    """The database of one catalog, connected and migrated on first use."""
+
+    def __init__(self, settings: Settings, *, migrate: bool = True) -> None:
+        self.settings = settings
+        self.migrate = migrate
+
+    @cached_property
+    def engine(self) -> Engine:
+        engine = make_engine(self.settings.database_url)
+        if self.migrate:
+            upgrade_to_head(engine)
+        return engine
+
+    @cached_property
+    def sessions(self) -> sessionmaker[Session]:
+        return make_sessionmaker(self.engine)
+
+    @cached_property
+    def cache(self) -> repo.ChunkCache:
+        """Decoded chunks shared by the requests of one process."""
+        return repo.ChunkCache()
+
+    def dispose(self) -> None:
+        if "engine" in self.__dict__:
+            self.engine.dispose()
+
+
+def compute_limit(game_is_columns: bool, settings: Settings) -> int:
+    return (
+        settings.max_compute_n
+        if game_is_columns
+        else min(MAX_BOX_N, settings.max_compute_n)
+    )
+
+
+def entry_number(store: Store, text: str) -> int:
+    """The number of the entry that ``text`` names: an ID (``W000004``).
+
+    Every command and route that takes an entry argument resolves it here,
+    so whatever else may name an entry is accepted everywhere alike.
+    """
+    return parse_id(text)
+
+
+def entry_game(store: Store, wid: str) -> tuple[int, Definition]:
+    """The entry's number and its canonical definition."""
+    number = entry_number(store, wid)
+    with store.sessions() as session:
+        entry = repo.get_entry(session, number)
+        return number, canonicalize(entry.definition)
