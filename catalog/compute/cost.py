@@ -72,6 +72,9 @@ CONSTANTS: dict[str, Rate] = {
     "derive": Rate(column=1.0e-6),
     "resume": Rate(column=3.0e-7),
     "resume-sweep": Rate(column=5.0e-5),
+    # per committed chunk (a transaction, the extent, the heartbeat): set from
+    # the commits of tests/store, not measured by benchmarks/cost.py
+    "commit": Rate(column=5.0e-3),
 }
 
 
