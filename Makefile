@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-search bench-theory serve
+.PHONY: help install test lint fmt bench bench-api bench-search bench-theory bench-cost serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -24,6 +24,9 @@ bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
 
 bench-theory:  ## invariants: adjoinable, far-out is-p, each seed's invariants (benchmarks/theory.py)
 	$(PY) benchmarks/theory.py
+
+bench-cost:  ## the work estimate: measure its constants, print estimate vs timing (benchmarks/cost.py)
+	$(PY) benchmarks/cost.py
 
 bench-search:  ## search over 10,000 entries on SQLite and PostgreSQL (benchmarks/search.py)
 	$(PY) benchmarks/search.py

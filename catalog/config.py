@@ -19,6 +19,18 @@ ENV_URL = "WYTHOFF_DATABASE_URL"
 ENV_DATA_DIR = "WYTHOFF_DATA_DIR"
 ENV_CHUNK = "WYTHOFF_CHUNK_COLUMNS"
 
+#: The work budget of one API request, in the engine's expected seconds
+#: (:mod:`catalog.compute.cost`); ``WYTHOFF_INLINE_SECONDS`` overrides it.
+#: A request over it gets a 422 naming the budget and the estimate.
+INLINE_SECONDS = 2.0
+#: Most seconds a request waits for another process computing the same
+#: entry before it answers 503 with ``Retry-After``
+#: (``WYTHOFF_CLAIM_WAIT_SECONDS``).
+CLAIM_WAIT_SECONDS = 5.0
+#: A request's computation stops (keeping its chunks, answering 503) after
+#: this many times the budget: the estimate is checked, not trusted.
+OVERRUN = 5
+
 
 def default_sqlite_url(environ: Mapping[str, str] | None = None) -> str:
     """The embedded catalog: ``catalog.sqlite3`` in the user's data directory.

@@ -12,8 +12,9 @@ from typing import Any
 import click
 
 from catalog import service
-from catalog.config import Settings
+from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, Settings
 from catalog.errors import CatalogError
+from catalog.store.fill import Limits
 from catalog.store.ids import parse_id
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -29,7 +30,10 @@ class LazyStore:
     @property
     def store(self) -> service.Store:
         if self._store is None:
-            self._store = service.Store(Settings.load(self.db))
+            # The user's own terminal: no budget, and a claim held by
+            # another process is waited for (said once on stderr).
+            limits = Limits(on_wait=lambda message: click.echo(message, err=True))
+            self._store = service.Store(Settings.load(self.db), limits=limits)
         return self._store
 
 
@@ -376,7 +380,16 @@ def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[st
     return service.search(store, terms, offset, limit)
 
 
-@cli.command()
+@cli.command(
+    help=(
+        "Run the HTTP API for one user (use gunicorn for many).\n\n"
+        "A request computes at most WYTHOFF_INLINE_SECONDS of expected work "
+        f"(default {INLINE_SECONDS:g}; more gets a 422 naming budget and estimate) "
+        "and waits at most WYTHOFF_CLAIM_WAIT_SECONDS (default "
+        f"{CLAIM_WAIT_SECONDS:g}) for another process computing the same entry "
+        "(then a 503 with Retry-After)."
+    )
+)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
@@ -386,7 +399,6 @@ def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[st
     help="Database URL (default: an SQLite file in the user data directory).",
 )
 def serve(host: str, port: int, db: str | None) -> None:
-    """Run the HTTP API for one user (use gunicorn for many)."""
     from werkzeug.serving import run_simple
 
     from catalog.api import create_app

@@ -12,16 +12,20 @@ from flask import Flask, Response, request
 
 from catalog.api import errors, v1
 from catalog.api.cache import ResponseCache
-from catalog.config import Settings
+from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
+from catalog.store.fill import Limits
 
 DEFAULTS: dict[str, Any] = {
     # None: --db / WYTHOFF_DATABASE_URL / the user-data SQLite file.
     "DATABASE_URL": None,
     # Run the migrations when the app starts.
     "MIGRATE": True,
-    # Most columns one request may compute before answering 422.
-    "MAX_COMPUTE_COLUMNS": 2_000_000,
+    # The work budget of a request, in expected seconds (catalog.compute.cost):
+    # over it, a 422 naming budget and estimate, before anything is computed.
+    "INLINE_SECONDS": INLINE_SECONDS,
+    # Most seconds a request waits for another process's claim: then 503.
+    "CLAIM_WAIT_SECONDS": CLAIM_WAIT_SECONDS,
     # Largest n of a Grundy table one request may compute (n x n values).
     "MAX_GRUNDY_N": 500,
     # Positions (or terms) per page: default and largest.
@@ -43,8 +47,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    budget = float(app.config["INLINE_SECONDS"])
+    limits = Limits(
+        budget=budget,
+        wait=float(app.config["CLAIM_WAIT_SECONDS"]),
+        deadline=budget * OVERRUN,
+    )
     store = Store(
-        Settings.load(app.config["DATABASE_URL"]), migrate=app.config["MIGRATE"]
+        Settings.load(app.config["DATABASE_URL"]),
+        migrate=app.config["MIGRATE"],
+        limits=limits,
     )
     if app.config["MIGRATE"]:
         store.engine  # noqa: B018  (building the engine runs the migrations)

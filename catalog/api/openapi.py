@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalog.config import Settings
+from catalog.config import INLINE_SECONDS, Settings
 
 ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
 PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
@@ -30,13 +30,21 @@ def _json(schema: dict[str, Any], text: str) -> dict[str, Any]:
     return {"description": text, "content": {"application/json": {"schema": schema}}}
 
 
-def _errors(*codes: int) -> dict[str, Any]:
+def _errors(*codes: int, budget: float = INLINE_SECONDS) -> dict[str, Any]:
     texts = {
         400: "a parameter is missing or malformed",
         404: "no such entry (or sequence)",
-        422: "the request needs more computation than this server allows",
+        422: f"the computation is expected to take more than {budget:g} s (this "
+        "server's WYTHOFF_INLINE_SECONDS); the message names budget and estimate",
+        503: "another process is computing this entry, or the computation ran "
+        "over its time (its progress is kept): retry after Retry-After seconds",
     }
-    return {str(code): _json(ERROR, texts[code]) for code in codes}
+    out = {str(code): _json(ERROR, texts[code]) for code in codes}
+    if 503 in codes:
+        out["503"]["headers"] = {
+            "Retry-After": {"schema": {"type": "integer", "minimum": 1}}
+        }
+    return out
 
 
 WID = _param("wid", "path", ID, "the entry's permanent ID")
@@ -145,8 +153,9 @@ SCHEMAS: dict[str, Any] = {
 }
 
 
-def document() -> dict[str, Any]:
-    """The whole OpenAPI document."""
+def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
+    """The whole OpenAPI document; ``budget`` is the server's work budget
+    (``INLINE_SECONDS``), named where a route may answer 422."""
     entries_page = {
         "type": "object",
         "required": ["entries", "next"],
@@ -208,7 +217,10 @@ def document() -> dict[str, Any]:
             "get": {
                 "summary": "P-positions with x, y < n, computed on demand, paged",
                 "parameters": [WID, N, START, START_Y, LIMIT, FORMAT],
-                "responses": {"200": positions_ok, **_errors(400, 404, 422)},
+                "responses": {
+                    "200": positions_ok,
+                    **_errors(400, 404, 422, 503, budget=budget),
+                },
             }
         },
         "/api/v1/entries/{wid}/positions/{x}/{y}": {
@@ -223,7 +235,7 @@ def document() -> dict[str, Any]:
                     "200": _json(
                         {"$ref": "#/components/schemas/Outcome"}, "the outcome"
                     ),
-                    **_errors(400, 404, 422),
+                    **_errors(400, 404, 422, 503, budget=budget),
                 },
             }
         },
@@ -324,7 +336,7 @@ def document() -> dict[str, Any]:
                         "description": "text",
                         "content": {"text/plain": {"schema": {"type": "string"}}},
                     },
-                    **_errors(400, 404, 422),
+                    **_errors(400, 404, 422, 503, budget=budget),
                 },
             }
         },

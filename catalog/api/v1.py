@@ -151,9 +151,7 @@ def _render_positions(
 ) -> Rendered:
     if fmt == "bfile":
         return _bfile(wid, n, first[0], limit)
-    page = service.positions_page(
-        _store(), wid, n, first, limit, current_app.config["MAX_COMPUTE_COLUMNS"]
-    )
+    page = service.positions_page(_store(), wid, n, first, limit)
     following = None
     if page["next"]:
         x, y = page["next"]
@@ -178,9 +176,7 @@ def _render_positions(
 def _bfile(wid: str, n: int, start: int, limit: int) -> Rendered:
     """The entry's main sequence as ``index value`` lines (an OEIS b-file)."""
     store = _store()
-    service.positions_page(
-        store, wid, n, (0, 0), 1, current_app.config["MAX_COMPUTE_COLUMNS"]
-    )
+    service.positions_page(store, wid, n, (0, 0), 1)
     text = service.bfile(store, wid, n, start, limit)
     return Rendered(text.encode(), "text/plain", None)
 
@@ -190,9 +186,7 @@ def position(wid: str, x: str, y: str) -> Response:
     """What ``wythoff is-p`` prints."""
     col = int_arg("x", value=x)
     row = int_arg("y", value=y)
-    doc = service.is_p(
-        _store(), wid, col, row, max_columns=current_app.config["MAX_COMPUTE_COLUMNS"]
-    )
+    doc = service.is_p(_store(), wid, col, row)
     return _result(doc)
 
 
@@ -244,11 +238,9 @@ def search() -> Response:
 def export(wid: str) -> Response:
     """The entry in the OEIS internal format, or its b-file."""
     fmt = _choice("format", ("oeis", "bfile"), "oeis")
-    n = int_arg("n", 1000, maximum=current_app.config["MAX_COMPUTE_COLUMNS"])
+    n = int_arg("n", 1000, maximum=_store().settings.max_compute_n)
     store = _store()
-    service.positions_page(
-        store, wid, n, (0, 0), 1, current_app.config["MAX_COMPUTE_COLUMNS"]
-    )
+    service.positions_page(store, wid, n, (0, 0), 1)
     text = (
         service.oeis(store, wid, n) if fmt == "oeis" else service.bfile(store, wid, n)
     )
@@ -258,4 +250,5 @@ def export(wid: str) -> Response:
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of every route of this blueprint."""
-    return _cached(jsonify(document()), current_app.config["ENTRY_MAX_AGE"])
+    doc = document(current_app.config["INLINE_SECONDS"])
+    return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])

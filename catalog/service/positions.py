@@ -35,7 +35,6 @@ def _filled(
     wid: str,
     n: int,
     progress: Progress | None = None,
-    max_columns: int | None = None,
 ) -> int:
     """Validate ``n`` and compute what is missing; return the entry number."""
     number, game = entry_game(store, wid)
@@ -46,7 +45,7 @@ def _filled(
         n,
         chunk_columns=store.settings.chunk_columns,
         progress=progress,
-        max_columns=max_columns,
+        limits=store.limits,
     )
     return number
 
@@ -80,7 +79,6 @@ def positions_page(
     n: int,
     start: tuple[int, int] = (0, 0),
     limit: int = 10_000,
-    max_columns: int | None = None,
 ) -> dict[str, Any]:
     """A page of the P-positions with x, y < n, from ``start`` = (x, y) on.
 
@@ -95,7 +93,7 @@ def positions_page(
         else:
             page = None
     if page is None:
-        _filled(store, wid, n, max_columns=max_columns)
+        _filled(store, wid, n)
         with store.sessions() as session:
             page, after = repo.read_page(session, number, n, start, limit, store.cache)
     return {
@@ -125,6 +123,13 @@ def work_needed(store: Store, wid: str, n: int) -> int:
         return filler.work_needed(session, number, n)
 
 
+def estimate(store: Store, wid: str, n: int) -> float:
+    """Expected seconds to compute what the store lacks up to n."""
+    number = entry_number(store, wid)
+    with store.sessions() as session:
+        return filler.estimate(session, number, n)
+
+
 #: Coordinates answered exactly without a table (Wythoff's Nim and its
 #: altered games); the work grows with the number of digits.
 MAX_EXACT_COORDINATE = 10**300
@@ -137,9 +142,7 @@ def _far_out(game: Definition) -> FarOut:
     return FarOut(saturation(game))
 
 
-def is_p(
-    store: Store, wid: str, x: int, y: int, max_columns: int | None = None
-) -> dict[str, Any]:
+def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
     number, game = entry_game(store, wid)
     if closed.is_wythoff(game) or is_altered_wythoff(game):
@@ -167,7 +170,7 @@ def is_p(
         number,
         bound,
         chunk_columns=store.settings.chunk_columns,
-        max_columns=max_columns,
+        limits=store.limits,
     )
     with store.sessions() as session:
         found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)

@@ -13,15 +13,25 @@ from catalog.config import Settings
 from catalog.games.definition import Definition, canonicalize
 from catalog.store import repository as repo
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
+from catalog.store.fill import Limits
 from catalog.store.ids import parse_id
 
 
 class Store:
     """The database of one catalog, connected and migrated on first use."""
 
-    def __init__(self, settings: Settings, *, migrate: bool = True) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        migrate: bool = True,
+        limits: Limits | None = None,
+    ) -> None:
         self.settings = settings
         self.migrate = migrate
+        #: How much a fill may do for this store's callers: the API sets a
+        #: budget, a claim wait and a deadline; the CLI none (it waits).
+        self.limits = limits or Limits()
 
     @cached_property
     def engine(self) -> Engine:

@@ -9,25 +9,29 @@ taller means recomputing it, and that is written in a single transaction.
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
 import numpy as np
-from sqlalchemy import CursorResult, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import CursorResult, delete, func, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+from catalog.compute import cost
 from catalog.compute import sequences as seqs
 from catalog.compute.ptable import MAX_BOX_N, column_mode, resume_sweep
 from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import repository as repo
 from catalog.store import search
+from catalog.store.ids import format_id
 from catalog.store.models import Extent, Job, PositionChunk, utcnow
 
 Progress = Callable[[int], None]
@@ -71,6 +75,19 @@ def work_needed(session: Session, entry_id: int, n: int) -> int:
     return max(0, n - extent.x_bound)
 
 
+def estimate(session: Session, entry_id: int, n: int) -> float:
+    """Expected seconds for ``fill(…, n)`` from what is stored (0 if nothing
+    is missing): :func:`catalog.compute.cost.fill_seconds`."""
+    game = canonicalize(repo.get_entry(session, entry_id).definition)
+    return _estimate(game, repo.get_extent(session, entry_id), n)
+
+
+def _estimate(game: Definition, extent: Extent | None, n: int) -> float:
+    if extent is None:
+        return cost.fill_seconds(game, 0, None, n)
+    return cost.fill_seconds(game, extent.x_bound, extent.y_bound, n)
+
+
 @contextmanager
 def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
     """A write transaction. On SQLite it takes the write lock at BEGIN, so
@@ -81,71 +98,169 @@ def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
         yield session
 
 
+@dataclass
+class Limits:
+    """How much one caller lets :func:`fill` do (None: no limit).
+
+    ``budget``: most expected seconds of work (:mod:`catalog.compute.cost`);
+    more raises :class:`TooMuchWork` before anything is computed.
+    ``wait``: most seconds to wait for another process's claim on the
+    entry, then :class:`Busy`. ``deadline``: most seconds of actual work;
+    past it the fill stops after its current chunk (kept) and raises
+    :class:`Busy`, so a request ends even when the machine is slower than
+    the estimate says. ``on_wait`` is told once when the fill starts waiting.
+    """
+
+    budget: float | None = None
+    wait: float | None = None
+    deadline: float | None = None
+    on_wait: Callable[[str], None] | None = None
+
+
+#: Seconds a claim lives without a heartbeat before it is taken over.
+#: Under 60 s, so that a dead holder is taken over within a minute (the
+#: queue's contract); the holder beats about every second, far inside it.
+LEASE_SECONDS = 45.0
+#: Seconds of work each committed chunk aims at (by the estimate).
+CHUNK_SECONDS = 1.0
+
+
 def fill(
     maker: sessionmaker[Session],
     entry_id: int,
     n: int,
     *,
     chunk_columns: int = 65_536,
+    chunk_seconds: float = CHUNK_SECONDS,
     progress: Progress | None = None,
-    max_columns: int | None = None,
-    lease: float = 600.0,
-    poll: float = 0.05,
+    limits: Limits | None = None,
+    lease: float = LEASE_SECONDS,
+    poll: float = 0.1,
 ) -> None:
     """Make the store hold every P-position of the entry with x, y < n.
 
     One writer computes an entry at a time: it holds the entry's ``running``
     job row (a partial unique index allows one), and the others wait for it
-    and then find the work done. A claim whose heartbeat is older than
-    ``lease`` seconds was abandoned (kill -9) and is taken over.
-    Raises :class:`TooMuchWork` when more than ``max_columns`` columns
-    (box mode: rows too) would have to be computed.
+    and then find the work done. Waiting only reads (a SELECT of the
+    running job); the claim is an ``INSERT … ON CONFLICT DO NOTHING``, so
+    no waiter ever issues a failing statement. A claim whose heartbeat is
+    older than ``lease`` seconds, or whose process on this host has died,
+    was abandoned and is taken over. The holder beats at every chunk (about
+    ``chunk_seconds`` of work) and during long box sweeps, well inside the
+    lease.
     """
+    limits = limits or Limits()
+    started = time.monotonic()
+    told = False
     while True:
-        with writing(maker) as session:
+        with maker() as session:
             game = canonicalize(repo.get_entry(session, entry_id).definition)
             if not column_mode(game):
                 check_n(n, maximum=MAX_BOX_N)
-            if _covers(repo.get_extent(session, entry_id), n):
+            extent = repo.get_extent(session, entry_id)
+            if _covers(extent, n):
                 return
-            needed = work_needed(session, entry_id, n)
-            if max_columns is not None and needed > max_columns:
+            seconds = _estimate(game, extent, n)
+            if limits.budget is not None and seconds > limits.budget:
                 raise TooMuchWork(
-                    f"n={n} needs {needed} more columns; this server computes at "
-                    f"most {max_columns} per request (max_compute_columns)"
+                    f"{format_id(entry_id)} up to n={n} needs about {seconds:.1f} s "
+                    f"of computation (the estimate); the budget of a request is "
+                    f"{limits.budget:g} s (WYTHOFF_INLINE_SECONDS)"
                 )
-            job_id = _claim(session, entry_id, n, lease)
+            holder = _running(session, entry_id)
+            live = holder is not None and not _abandoned(holder, lease)
+            if live:
+                assert holder is not None
+                message, retry = _busy(game, extent, entry_id, holder)
+        if not live:
+            job_id = _claim(maker, entry_id, n, holder)
             if job_id is not None:
-                # The extent was read before the claim. On PostgreSQL (read
-                # committed) the previous holder may have finished in between:
-                # look again, and give the claim back if the work is done.
-                session.expire_all()
-                if _covers(repo.get_extent(session, entry_id), n):
-                    session.execute(delete(Job).where(Job.id == job_id))
-                    return
-        if job_id is not None:
-            break
+                break
+            continue  # another process claimed first: look again
+        waited = time.monotonic() - started
+        if limits.wait is not None and waited >= limits.wait:
+            raise Busy(message + "; try again", retry_after=retry)
+        if limits.on_wait is not None and not told:
+            limits.on_wait(message + "; waiting for it")
+            told = True
         time.sleep(poll)
+    runner = _Runner(maker, job_id, lease, limits.deadline)
     try:
         if column_mode(game):
-            _fill_columns(maker, entry_id, game, n, chunk_columns, progress, job_id)
+            _fill_columns(
+                maker, entry_id, game, n, chunk_columns, chunk_seconds, progress, runner
+            )
         else:
-            _fill_box(maker, entry_id, game, n, chunk_columns, progress)
+            _fill_box(maker, entry_id, game, n, chunk_columns, runner.wrap(progress))
     except BaseException as exc:
         with writing(maker) as session:
-            _finish(session, job_id, "failed", f"{type(exc).__name__}: {exc}")
+            _finish(session, job_id, "failed", _failure(session, entry_id, exc))
         raise
     with writing(maker) as session:
         _finish(session, job_id, "done", None)
 
 
-def _claim(session: Session, entry_id: int, n: int, lease: float) -> int | None:
-    """Insert this worker's running job for the entry, or None if another
-    worker holds one (taking it over when its heartbeat is too old)."""
-    now = utcnow()
-    try:
-        with session.begin_nested():
-            job = Job(
+def _failure(session: Session, entry_id: int, exc: BaseException) -> str:
+    """The job's error: what stopped it, and what it kept."""
+    text = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+    if isinstance(exc, Exception) and not isinstance(exc, Busy):
+        return text
+    # Ctrl-C, gunicorn's worker abort (SystemExit), a deadline: chunks
+    # committed before stay, and the next fill resumes after them.
+    extent = repo.get_extent(session, entry_id)
+    kept = extent.x_bound if extent else 0
+    return f"interrupted ({text}); columns below {kept} are stored and kept"
+
+
+def _running(session: Session, entry_id: int) -> Job | None:
+    return session.scalar(
+        select(Job).where(Job.entry_id == entry_id, Job.state == "running")
+    )
+
+
+def _abandoned(holder: Job, lease: float) -> bool:
+    beat = holder.heartbeat_at or holder.claimed_at or utcnow()
+    if beat.tzinfo is None:  # SQLite keeps naive UTC datetimes
+        beat = beat.replace(tzinfo=UTC)
+    stale = (utcnow() - beat).total_seconds() > lease
+    return stale or not _alive(holder.claimed_by)
+
+
+def _busy(
+    game: Definition, extent: Extent | None, entry_id: int, holder: Job
+) -> tuple[str, int]:
+    """What to tell a waiter, and when its work may be done (Retry-After)."""
+    remaining = _estimate(game, extent, holder.target)
+    message = (
+        f"{format_id(entry_id)} is being computed up to n={holder.target} by "
+        f"another process ({holder.claimed_by})"
+    )
+    return message, max(1, min(600, math.ceil(remaining)))
+
+
+def _claim(
+    maker: sessionmaker[Session], entry_id: int, n: int, holder: Job | None
+) -> int | None:
+    """Insert this worker's running job for the entry; None if another
+    worker holds one. An abandoned ``holder`` is marked failed first.
+    Neither statement can fail on the unique index."""
+    with writing(maker) as session:
+        now = utcnow()
+        if holder is not None:
+            session.execute(
+                update(Job)
+                .where(Job.id == holder.id, Job.state == "running")
+                .values(
+                    state="failed",
+                    error="abandoned: no heartbeat",
+                    finished_at=now,
+                )
+                .execution_options(synchronize_session=False)
+            )
+        insert = _dialect_insert(session)
+        job_id = session.scalar(
+            insert(Job)
+            .values(
                 entry_id=entry_id,
                 kind="p-positions",
                 target=n,
@@ -155,23 +270,27 @@ def _claim(session: Session, entry_id: int, n: int, lease: float) -> int | None:
                 heartbeat_at=now,
                 created_at=now,
             )
-            session.add(job)
-            session.flush()
-            return job.id
-    except IntegrityError:
-        pass
-    holder = session.scalar(
-        select(Job).where(Job.entry_id == entry_id, Job.state == "running")
-    )
-    if holder is not None:
-        beat = holder.heartbeat_at or holder.claimed_at or now
-        if beat.tzinfo is None:  # SQLite keeps naive UTC datetimes
-            beat = beat.replace(tzinfo=UTC)
-        if (now - beat).total_seconds() > lease or not _alive(holder.claimed_by):
-            holder.state, holder.error = "failed", "abandoned: no heartbeat"
-            holder.finished_at = now
-            session.flush()
-    return None
+            .on_conflict_do_nothing(
+                index_elements=[Job.entry_id], index_where=text("state = 'running'")
+            )
+            .returning(Job.id)
+        )
+        if job_id is None:
+            return None
+        # The extent was read before the claim. On PostgreSQL (read
+        # committed) the previous holder may have finished in between:
+        # look again, and give the claim back if the work is done.
+        if _covers(repo.get_extent(session, entry_id), n):
+            session.execute(delete(Job).where(Job.id == job_id))
+            return None
+        return job_id
+
+
+def _dialect_insert(session: Session) -> Any:
+    """The INSERT with ``ON CONFLICT`` of the session's database."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert
+    return sqlite.insert
 
 
 def _finish(session: Session, job_id: int, state: str, error: str | None) -> None:
@@ -180,6 +299,63 @@ def _finish(session: Session, job_id: int, state: str, error: str | None) -> Non
         .where(Job.id == job_id)
         .values(state=state, error=error, finished_at=utcnow())
     )
+
+
+class _Runner:
+    """The holder's side of a claim: heartbeats, and the deadline."""
+
+    def __init__(
+        self,
+        maker: sessionmaker[Session],
+        job_id: int,
+        lease: float,
+        deadline: float | None,
+    ) -> None:
+        self.maker, self.job_id = maker, job_id
+        self.every = lease / 6
+        self.started = self.last = time.monotonic()
+        self.deadline = deadline
+
+    def beat(self, session: Session) -> None:
+        session.execute(
+            update(Job).where(Job.id == self.job_id).values(heartbeat_at=utcnow())
+        )
+        self.last = time.monotonic()
+
+    def overdue(self) -> bool:
+        if self.deadline is None:
+            return False
+        return time.monotonic() - self.started > self.deadline
+
+    def stop(self, done: int, n: int) -> Busy:
+        spent = time.monotonic() - self.started
+        return Busy(
+            f"computed columns below {done} of n={n} in {spent:.0f} s, more than "
+            "one request may take; what is computed is stored: try again to "
+            "continue",
+            retry_after=1,
+        )
+
+    def wrap(self, progress: Progress | None) -> Progress:
+        """A progress callback that also beats and keeps the deadline, for
+        work that commits only at its end (a box)."""
+
+        def tick(step: int) -> None:
+            if progress is not None:
+                progress(step)
+            now = time.monotonic()
+            if now - self.last > self.every:
+                with writing(self.maker) as session:
+                    self.beat(session)
+            if self.overdue():
+                # A box is written in one piece: a retry would start over.
+                raise TooMuchWork(
+                    f"the computation ran over {self.deadline:g} s, more than "
+                    "one request may take (a game without a vertical ray is "
+                    "computed in one piece)"
+                )
+
+        return tick
 
 
 def _covers(extent: Extent | None, n: int) -> bool:
@@ -193,35 +369,50 @@ def _fill_columns(
     entry_id: int,
     game: Definition,
     n: int,
-    width: int,
+    most: int,
+    target: float,
     progress: Progress | None,
-    job_id: int,
+    runner: _Runner,
 ) -> None:
+    """Columns up to n in chunks of about ``target`` seconds (at most ``most``
+    columns), each committed with the extent and a heartbeat."""
     with maker.begin() as session:
         extent = repo.get_extent(session, entry_id)
         start = extent.x_bound if extent else 0
-        # The last chunk may be partial: resume at its start and rewrite it whole.
-        x0 = start - start % width
+        # A last chunk narrower than ``most`` is rewritten whole with the
+        # first new columns (no recomputation: its positions are read back).
+        last = session.scalar(
+            select(func.max(PositionChunk.x0)).where(
+                PositionChunk.entry_id == entry_id, PositionChunk.x0 < start
+            )
+        )
+        x0 = last if last is not None and start - last < most else start
         before = repo.read_positions(session, entry_id, 0, start)
         count = extent.count if extent else 0
     sweep = resume_sweep(game, before, start)
     pending = before[before[:, 0] >= x0]
+    slow = 1.0  # measured / estimated seconds of the previous chunk
     while sweep.x < n:
-        x1 = min(n, x0 + width)
+        width = cost.chunk_columns(game, start, target / slow, most)
+        x1 = min(n, x0 + most, start + width)
+        clock = time.monotonic()
         fresh = sweep.advance(x1, progress)
         found = np.concatenate([pending, fresh])
         with writing(maker) as session:
-            session.execute(
-                update(Job).where(Job.id == job_id).values(heartbeat_at=utcnow())
-            )
+            runner.beat(session)
             count += len(fresh)
             engine = ENGINES[type(sweep).__name__]
             _claim_extent(session, entry_id, start, x1, None, count, engine)
             repo.write_chunk(session, entry_id, x0, x1, None, found)
             if x1 == n:
                 _store_derived(session, entry_id, n, whole_columns=True)
+        expected = cost.chunk_seconds(game, start, x1)
+        if expected > 0:
+            slow = max(1.0, (time.monotonic() - clock) / expected)
         start = x0 = x1
         pending = np.zeros((0, 2), dtype=np.int64)
+        if x1 < n and runner.overdue():
+            raise runner.stop(x1, n)
 
 
 def _fill_box(

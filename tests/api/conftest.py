@@ -9,7 +9,7 @@ from catalog import service
 from catalog.api import create_app
 from tests.conftest import BACKENDS, new_database_url
 
-LIMITS = {"MAX_COMPUTE_COLUMNS": 50_000, "TESTING": True}
+LIMITS = {"INLINE_SECONDS": 2, "TESTING": True}
 
 
 def make_app(url, **config):
@@ -48,6 +48,6 @@ def serve(app):
 @pytest.fixture
 def fresh_app(fresh_url):
     """A seeded catalog of its own, for tests that write."""
-    app = make_app(fresh_url, MAX_COMPUTE_COLUMNS=1_000_000)
+    app = make_app(fresh_url, INLINE_SECONDS=10)
     yield app
     app.extensions["catalog"].dispose()

@@ -37,9 +37,7 @@ def test_document_is_openapi_3_1():
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fuzz")
-    app = make_app(
-        f"sqlite:///{folder / 'catalog.sqlite3'}", MAX_COMPUTE_COLUMNS=20_000
-    )
+    app = make_app(f"sqlite:///{folder / 'catalog.sqlite3'}", INLINE_SECONDS=0.2)
     yield app
     app.extensions["catalog"].dispose()
 

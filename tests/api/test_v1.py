@@ -115,9 +115,10 @@ def test_cors(client):
 
 
 def test_too_much_work_is_422_naming_the_limit(client):
+    """More cases in tests/api/test_bounded.py."""
     response = client.get("/api/v1/entries/W000009/p-positions?n=1000000")
     assert response.status_code == 422
-    assert "max_compute_columns" in response.get_json()["error"]
+    assert "the budget of a request is 2 s" in response.get_json()["error"]
 
 
 @pytest.mark.parametrize(

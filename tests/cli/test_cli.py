@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -13,6 +14,7 @@ from sqlalchemy import func, select
 from catalog import p_positions
 from catalog.store.db import make_engine
 from catalog.store.models import Entry, Extent, PositionChunk
+from catalog.store.seed import read_seed, seed_dir
 from cli.main import cli
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
@@ -225,3 +227,52 @@ def test_grundy_command(wythoff):
     }
     code, _, err = wythoff("grundy", "W000002", "--n", "4")
     assert code != 0 and "W000002 has alterations" in err and err.count("\n") == 1
+
+
+def test_compute_waits_for_another_process_claim_and_says_so(wythoff):
+    from catalog.store.fill import worker_name
+    from catalog.store.models import Job, utcnow
+
+    assert wythoff("seed", "--n", "0")[0] == 0
+    engine = make_engine(wythoff.url)
+    now = utcnow()
+    with engine.begin() as conn:
+        conn.execute(
+            Job.__table__.insert().values(
+                entry_id=4,
+                kind="p-positions",
+                target=100,
+                state="running",
+                claimed_by=worker_name(),  # alive: this process
+                claimed_at=now,
+                heartbeat_at=now,
+                created_at=now,
+            )
+        )
+
+    def release():
+        time.sleep(0.5)
+        with engine.begin() as conn:
+            conn.execute(Job.__table__.update().values(state="done"))
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    try:
+        code, out, err = wythoff("compute", "W000004", "--n", "300")
+    finally:
+        thread.join()
+        engine.dispose()
+    assert (code, out) == (
+        0,
+        {
+            "id": "W000004",
+            "n": 300,
+            "count": len(
+                p_positions(read_seed(seed_dir() / "W000004.json")["definition"], 300)
+            ),
+        },
+    )
+    assert err == (
+        f"W000004 is being computed up to n=100 by another process "
+        f"({worker_name()}); waiting for it\n"
+    )

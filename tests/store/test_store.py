@@ -95,7 +95,15 @@ def test_box_mode_records_its_box_and_grows(maker):
     assert np.array_equal(stored, p_positions(game, 90))
 
 
-def test_interrupted_fill_leaves_whole_chunks_and_resumes(maker):
+@pytest.mark.parametrize(
+    ("stop", "said"),
+    [
+        (KeyboardInterrupt(), "KeyboardInterrupt"),
+        # gunicorn's worker abort (a timeout) raises SystemExit(1) in the request
+        (SystemExit(1), "SystemExit: 1"),
+    ],
+)
+def test_interrupted_fill_leaves_whole_chunks_and_resumes(maker, stop, said):
     with maker.begin() as session:
         number = entry_for(session, WYTHOFF)
     done = []
@@ -103,16 +111,19 @@ def test_interrupted_fill_leaves_whole_chunks_and_resumes(maker):
     def progress(step):
         done.append(step)
         if len(done) == 150:
-            raise KeyboardInterrupt
+            raise stop
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(type(stop)):
         fill(maker, number, 400, chunk_columns=64, progress=progress)
     with maker() as session:
         extent = repo.get_extent(session, number)
         assert extent.x_bound == 128  # two whole chunks, nothing of the third
         assert [r.x0 for r in repo.chunk_rows(session, number)] == [0, 64]
         job = session.scalars(select(Job)).one()
-        assert (job.state, job.error) == ("failed", "KeyboardInterrupt: ")
+        assert (job.state, job.error) == (
+            "failed",
+            f"interrupted ({said}); columns below 128 are stored and kept",
+        )
     fill(maker, number, 400, chunk_columns=64)
     with maker() as session:
         stored = repo.read_positions(session, number, 0, 400, 400)

@@ -1,0 +1,91 @@
+"""The work estimate: its shape, and its constants against real timings."""
+
+import time
+
+import pytest
+
+from catalog.compute import cost
+from catalog.compute.ptable import p_positions
+from catalog.games.definition import canonicalize
+from catalog.store.seed import read_seed, seed_dir
+
+BOX = {"rays": [[1, 1], [2, 1]], "moves": [[1, 0]]}
+
+
+def seed(wid):
+    return canonicalize(read_seed(seed_dir() / f"{wid}.json")["definition"])
+
+
+GAMES = {
+    "closed": (seed("W000001"), 1_000_000),
+    "altered": (seed("W000016"), 2_000_000),
+    "kernel": (seed("W000004"), 200_000),
+    "ho-restriction": (seed("W000022"), 600),
+    "ho-extension": (seed("W000023"), 500),
+    "box": (canonicalize(BOX), 500),
+}
+
+
+def test_each_engine_is_chosen_as_the_computation_does():
+    assert cost.fill_engine(seed("W000004")) == "kernel"
+    assert cost.fill_engine(seed("W000022")) == "ho-restriction"
+    assert cost.fill_engine(seed("W000023")) == "ho-extension"
+    assert cost.fill_engine(canonicalize(BOX)) == "box"
+    plain = canonicalize({"rays": [[1, 0], [0, 3], [1, 1]], "moves": [[0, 1]]})
+    assert cost.fill_engine(plain) == "sweep"
+
+
+@pytest.mark.parametrize("wid", ["W000001", "W000004", "W000012", "W000023"])
+def test_fill_estimate_grows_with_n_and_is_zero_when_stored(wid):
+    game = seed(wid)
+    bounds = [0, 10, 100, 1000, 10_000]
+    costs = [cost.fill_seconds(game, 0, None, n) for n in bounds]
+    assert costs[0] == 0 and costs == sorted(set(costs))
+    for n in bounds:
+        assert cost.fill_seconds(game, n, None, n) == 0
+        assert cost.fill_seconds(game, n + 5, None, n) == 0
+    # Resuming after stored columns costs less than starting over.
+    assert cost.fill_seconds(game, 5000, None, 10_000) < costs[-1]
+
+
+def test_box_estimate_follows_the_stored_box():
+    game = canonicalize(BOX)
+    assert cost.fill_seconds(game, 100, 100, 100) == 0
+    wider = cost.fill_seconds(game, 100, 200, 150)  # the same box, continued
+    taller = cost.fill_seconds(game, 100, 100, 150)  # recomputed whole
+    assert 0 < wider < taller
+
+
+def test_chunks_are_sized_by_time_within_the_column_bound():
+    slow, fast = seed("W000023"), seed("W000001")
+    assert cost.chunk_columns(fast, 0, 1.0, 65_536) == 65_536
+    width = cost.chunk_columns(slow, 10_000, 1.0, 65_536)
+    assert 1 <= width < 65_536
+    assert cost.chunk_seconds(slow, 10_000, 10_000 + width) <= 1.0
+    assert cost.chunk_seconds(slow, 10_000, 10_000 + width + 1) > 1.0
+    # Later columns of a quadratic game are slower: narrower chunks.
+    assert cost.chunk_columns(slow, 20_000, 1.0, 65_536) < width
+    assert cost.chunk_columns(slow, 10**6, 1e-9, 65_536) == 1
+
+
+def best_of_three(func):
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("engine", list(GAMES))
+def test_estimate_is_within_a_generous_factor_of_a_real_timing(engine):
+    """Not a speed goal (those are in benchmarks/cost.py): a model that is
+    off by more than 20 times either way has a wrong constant or formula.
+    The best of three runs resists a busy machine; an estimate may be
+    cautious (above the timing) by more, since it is rounded up."""
+    game, n = GAMES[engine]
+    p_positions(game, 64)  # compile (numba) before timing
+    estimate = cost.p_positions_seconds(game, n)
+    measured = best_of_three(lambda: p_positions(game, n))
+    assert measured < 20 * estimate + 0.05
+    assert estimate < 40 * measured + 0.05
