@@ -206,7 +206,7 @@ def alembic_config(engine: Engine | None = None) -> Config:
     password) as interpolation.
     """
     cfg = Config()
-    cfg.set_main_option("script_location", str(files("migrations")))
+    cfg.set_main_option("script_location", str(files("catalog.migrations")))
     if engine is not None:
         cfg.attributes["engine"] = engine
     return cfg

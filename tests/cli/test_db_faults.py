@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy.engine import make_url
 
+from catalog.cli.main import cli
 from catalog.store import db
-from cli.main import cli
 
 PASSWORD = "s3cr%40t%25x"  # "s3cr@t%x", escaped as a URL must be
 SHOWN = ("s3cr", "%40t", "@t%x")  # no piece of it may be printed
@@ -205,7 +205,7 @@ def test_two_processes_adding_the_same_definition_get_the_same_id(fresh_url, tri
     """Two ``wythoff add`` at once, as separate processes; the first trial
     also races the migrations of a new database."""
     definition = json.dumps({"rays": [[1, 0], [0, 1], [1, 1], [1, trial + 3]]})
-    command = [sys.executable, "-m", "cli", "add", "--json", "--db", fresh_url]
+    command = [sys.executable, "-m", "catalog.cli", "add", "--json", "--db", fresh_url]
     procs = [
         subprocess.Popen(
             [*command, "--definition", definition],
