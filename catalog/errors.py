@@ -1,7 +1,7 @@
 """The one exception hierarchy of every error a user can meet.
 
 Each kind carries its HTTP status. The API's error handler
-(:mod:`catalog.api.errors`) and the CLI's top level (:mod:`cli.main`) map
+(:mod:`catalog.api.errors`) and the CLI's top level (:mod:`catalog.cli.main`) map
 :class:`CatalogError` and nothing else to a user-facing message; any other
 exception is a bug, logged with its traceback.
 

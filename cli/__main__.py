@@ -1,3 +1,3 @@
-from cli.main import cli
+from catalog.cli.main import cli
 
 cli(prog_name="wythoff")

@@ -30,6 +30,11 @@ def run_migrations_online() -> None:
     if connection is not None:
         run(connection)
         return
+    engine = config.attributes.get("engine")
+    if engine is not None:
+        with engine.begin() as connection:
+            run(connection)
+        return
     url = config.get_main_option("sqlalchemy.url") or Settings.load().database_url
     engine = make_engine(url)
     with engine.connect() as connection:

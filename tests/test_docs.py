@@ -6,7 +6,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from catalog.cli.main import cli
 
 
 def all_commands(group, prefix=()):

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import select, update
 
 from catalog import service
+from catalog.cli.main import cli
 from catalog.config import Settings
 from catalog.store import repository as repo
 from catalog.store.models import Invariants, PositionChunk
-from cli.main import cli
 
 
 @pytest.fixture

@@ -5,7 +5,8 @@ One user: ``wythoff serve``. Many: ``gunicorn 'catalog.api:create_app()'``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask, Response, request
@@ -14,6 +15,7 @@ from catalog.api import errors, v1
 from catalog.api.cache import ResponseCache
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
+from catalog.store.db import ConnectionLost, tracking_writes
 from catalog.store.fill import Limits
 
 DEFAULTS: dict[str, Any] = {
@@ -63,9 +65,29 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog"] = store
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
+    for name, view in list(app.view_functions.items()):
+        app.view_functions[name] = _retrying(view)
     errors.register(app)
     app.after_request(_cors)
     return app
+
+
+def _retrying(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``view`` again, once, on a fresh connection when the database
+    connection was lost under it and it had written nothing; otherwise the
+    loss is a 503 with ``Retry-After`` (the error handler's)."""
+
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with tracking_writes() as wrote:
+            try:
+                return view(*args, **kwargs)
+            except ConnectionLost:
+                if wrote[0]:
+                    raise
+        return view(*args, **kwargs)
+
+    return run
 
 
 def _cors(response: Response) -> Response:

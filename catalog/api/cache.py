@@ -1,7 +1,9 @@
 """Rendered answers for stored results, kept in the worker's memory.
 
-Stored results never change (a bound's P-positions are facts), so the body
-of a page, once rendered, can be served again without touching the database.
+Stored results change only when their entry does (a bound's P-positions are
+facts of one definition), so the body of a page, once rendered, is served
+again as long as the entry's stored version is the one it was rendered for:
+callers put that version (:func:`catalog.service.entry_version`) in the key.
 Bounded by total bytes, least recently used first out.
 """
 

@@ -131,7 +131,9 @@ def p_positions(wid: str) -> Response:
         int_arg("start", 0, maximum=MAX_INDEX),
         int_arg("start_y", 0, maximum=MAX_INDEX),
     )
-    key = ("p-positions", parse_id(wid), n, fmt, first, limit)
+    number = parse_id(wid)
+    version = service.entry_version(_store(), number)
+    key = ("p-positions", number, version, n, fmt, first, limit)
     rendered = _pages().get(key)
     if rendered is None:
         rendered = _render_positions(wid, n, fmt, first, limit)

@@ -38,7 +38,7 @@ from catalog.service.sequences import (
     search,
     sequence,
 )
-from catalog.service.store import Store, entry_game, entry_number
+from catalog.service.store import Store, entry_game, entry_number, entry_version
 
 __all__ = [
     "MAIN_SEQUENCES",
@@ -54,6 +54,7 @@ __all__ = [
     "entry_game",
     "entry_invariants",
     "entry_number",
+    "entry_version",
     "export",
     "grundy_table",
     "is_p",

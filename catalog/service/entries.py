@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from catalog import verify as checking
 from catalog.compute import invariants
 from catalog.compute.ptable import column_mode
-from catalog.errors import Busy
+from catalog.errors import Busy, DatabaseUnavailable
 from catalog.games.definition import (
     canonicalize,
     parse_json,
@@ -100,7 +100,9 @@ def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
 
 def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
     game = parse_json(definition)
-    with store.sessions.begin() as session:
+    # The write lock first (SQLite): two processes adding the same definition
+    # queue, and the second finds the first's entry.
+    with filler.writing(store.sessions) as session:
         entry, created = repo.add_entry(session, game, name=name)
         return {"id": format_id(entry.id), "created": created}
 
@@ -136,7 +138,7 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
                 repo.store_invariants(session, number, invariants.VERSION, data)
         except IntegrityError:
             pass  # another worker stored the same data first
-        except DBAPIError as exc:
+        except (DBAPIError, DatabaseUnavailable) as exc:
             log.warning("invariants of %s not stored: %s", format_id(number), exc)
         return data
     raise Busy(f"{format_id(number)}: its definition keeps changing; try again")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute.ptable import MAX_BOX_N
@@ -15,6 +15,7 @@ from catalog.store import repository as repo
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.fill import Limits
 from catalog.store.ids import parse_id
+from catalog.store.models import Entry, Extent
 
 
 class Store:
@@ -69,6 +70,23 @@ def entry_number(store: Store, text: str) -> int:
     so whatever else may name an entry is accepted everywhere alike.
     """
     return parse_id(text)
+
+
+def entry_version(store: Store, number: int) -> tuple[str, str | None]:
+    """What changes whenever the entry's stored results may have: when its
+    definition was last edited and its extent last written (one indexed
+    read). Raises :class:`~catalog.errors.NotFound` for no such entry."""
+    with store.sessions() as session:
+        row = session.execute(
+            select(Entry.updated_at, Extent.updated_at)
+            .outerjoin(Extent, Extent.entry_id == Entry.id)
+            .where(Entry.id == number)
+        ).first()
+        if row is None:
+            repo.get_entry(session, number)  # raises NotFound
+            raise AssertionError("unreachable")
+        edited, extended = row
+        return edited.isoformat(), extended.isoformat() if extended else None
 
 
 def entry_game(store: Store, wid: str) -> tuple[int, Definition]:

@@ -1,36 +1,178 @@
-"""Engines, sessions and migrations.
+"""Engines, sessions and migrations, and what a database fault means to a user.
 
 The schema comes only from the Alembic history shipped in the ``migrations``
 package; :func:`upgrade_to_head` runs it, which is what first use does.
+
+Every engine made here turns the faults of the database itself (it cannot be
+reached, opened or written; the connection was lost) into
+:class:`~catalog.errors.DatabaseUnavailable`, whose one-line message names the
+database without its password. Errors of the statements (a unique key, bad
+data) stay SQLAlchemy's, for the code that expects them.
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import Engine, create_engine, event, exc, text
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from catalog.errors import BadInput, Busy, DatabaseUnavailable
 
-def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for ``url``; an SQLite file's folder is created if missing."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        # Writers wait for each other instead of failing with "database is locked".
-        kwargs.setdefault("connect_args", {"timeout": 60})
+#: Seconds a PostgreSQL connection attempt may take (unless the URL sets one).
+CONNECT_TIMEOUT = 10
+#: Seconds an SQLite writer waits for another one before giving up.
+SQLITE_BUSY_TIMEOUT = 60
+
+
+class ConnectionLost(DatabaseUnavailable):
+    """The database connection broke under a statement (a restart, a
+    terminated backend); a fresh connection may work (503)."""
+
+
+def safe_url(url: URL | str) -> str:
+    """``url`` as it may be shown: the password replaced by ``***``."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def make_engine(url: str | URL, **kwargs: Any) -> Engine:
+    """An engine for ``url``; an SQLite file's folder is created if missing.
+
+    Raises :class:`BadInput` for a URL that names no usable database (not a
+    URL, an unknown scheme, a missing driver, a folder) and
+    :class:`DatabaseUnavailable` when an SQLite file's folder cannot be made.
+    """
+    try:
+        parsed = make_url(url)
+    except exc.ArgumentError:
+        # The text is not echoed: it may hold a password.
+        raise BadInput(
+            "database URL cannot be parsed; write e.g. sqlite:///catalog.sqlite3"
+            " or postgresql+psycopg://user@host/db"
+        ) from None
+    shown = safe_url(parsed)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        kwargs.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT})
+        uri = parsed.query.get("uri") == "true"  # file:…?mode=ro and such
+        if parsed.database and parsed.database != ":memory:" and not uri:
+            path = Path(parsed.database).expanduser()
+            if path.is_dir():
+                raise BadInput(f"database {shown}: is a folder, not an SQLite file")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise DatabaseUnavailable(
+                    f"database {shown}: cannot create its folder"
+                    f" ({error.strerror or error})"
+                ) from None
+    else:
+        kwargs.setdefault("pool_pre_ping", True)
+        if backend == "postgresql" and "connect_timeout" not in parsed.query:
+            args = kwargs.setdefault("connect_args", {})
+            args.setdefault("connect_timeout", CONNECT_TIMEOUT)
+    try:
         engine = create_engine(parsed, **kwargs)
+    except exc.NoSuchModuleError:
+        hint = " (PostgreSQL: postgresql+psycopg://)" if backend == "postgres" else ""
+        raise BadInput(
+            f"database {shown}: unknown scheme {parsed.drivername!r}{hint};"
+            " the catalog knows sqlite:/// and postgresql+psycopg://"
+        ) from None
+    except ImportError as error:
+        raise BadInput(
+            f"database {shown}: the driver for {parsed.drivername!r} is not"
+            f" installed ({error.name or error})"
+        ) from None
+    event.listen(engine, "handle_error", _translator(shown))
+    event.listen(engine, "before_cursor_execute", _note_writes)
+    if backend == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
-        return engine
-    kwargs.setdefault("pool_pre_ping", True)
-    return create_engine(parsed, **kwargs)
+    return engine
+
+
+#: SQLite's messages that mean the file, not the statement, is at fault.
+_SQLITE_FAULTS = (
+    "unable to open database file",
+    "file is not a database",
+    "database disk image is malformed",
+    "readonly database",
+    "disk i/o error",
+    "database or disk is full",
+)
+
+
+def _translator(shown: str) -> Any:
+    def translate(context: ExceptionContext) -> None:
+        if context.is_pre_ping:
+            return  # the pool reconnects by itself
+        error = context.sqlalchemy_exception
+        original = context.original_exception
+        reason = str(original).strip().splitlines()[0] if str(original) else ""
+        reason = reason.removeprefix("connection failed: ")
+        if context.is_disconnect:
+            raise ConnectionLost(f"database {shown}: connection lost ({reason})")
+        if getattr(original, "sqlstate", None) == "25006":  # read-only transaction
+            raise DatabaseUnavailable(f"database {shown}: read-only ({reason})")
+        if not isinstance(error, exc.OperationalError | exc.InterfaceError) and (
+            type(error) is not exc.DatabaseError
+        ):
+            return
+        if context.dialect.name == "sqlite":
+            lowered = reason.lower()
+            if "database is locked" in lowered:
+                raise Busy(f"database {shown}: locked by another writer; try again")
+            if "readonly" in lowered:
+                raise DatabaseUnavailable(
+                    f"database {shown}: read-only (the file or its folder cannot"
+                    " be written)"
+                )
+            if any(fault in lowered for fault in _SQLITE_FAULTS):
+                raise DatabaseUnavailable(f"database {shown}: {reason}")
+        if context.connection is None:  # could not connect at all
+            raise DatabaseUnavailable(f"database {shown}: cannot connect ({reason})")
+
+    return translate
+
+
+#: Whether the current request (thread or task) has sent a statement that
+#: writes; see :func:`tracking_writes`.
+_WROTE: ContextVar[list[bool] | None] = ContextVar("wrote", default=None)
+_READS = ("SELECT", "BEGIN", "PRAGMA", "SAVEPOINT", "RELEASE", "ROLLBACK", "COMMIT")
+
+
+def _note_writes(
+    _conn: Any, _cursor: Any, statement: str, *_args: Any, **_kwargs: Any
+) -> None:
+    flag = _WROTE.get()
+    if flag is not None and not flag[0]:
+        words = statement.lstrip()[:16].upper()
+        flag[0] = not words.startswith(_READS) or "IMMEDIATE" in words
+
+
+@contextmanager
+def tracking_writes() -> Iterator[list[bool]]:
+    """``[wrote]``: becomes ``[True]`` once a statement that writes is sent
+    within the block (so a caller knows whether a retry would repeat a write)."""
+    flag = [False]
+    token = _WROTE.set(flag)
+    try:
+        yield flag
+    finally:
+        _WROTE.reset(token)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -40,7 +182,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    mode = cursor.execute("PRAGMA journal_mode").fetchone()[0]
+    if mode != "wal":  # a write: only when the file is not in WAL mode yet
+        cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
 
 
@@ -55,20 +199,47 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
 
 
 def alembic_config(engine: Engine | None = None) -> Config:
-    """An Alembic config for the shipped migrations, bound to ``engine``."""
+    """An Alembic config for the shipped migrations, bound to ``engine``.
+
+    The engine travels in ``attributes``, never as a ``sqlalchemy.url`` option:
+    Alembic's options are a ConfigParser, which reads ``%`` (as in an escaped
+    password) as interpolation.
+    """
     cfg = Config()
-    cfg.set_main_option("script_location", str(files("migrations")))
+    cfg.set_main_option("script_location", str(files("catalog.migrations")))
     if engine is not None:
-        cfg.set_main_option(
-            "sqlalchemy.url", engine.url.render_as_string(hide_password=False)
-        )
         cfg.attributes["engine"] = engine
     return cfg
 
 
+#: Key of the PostgreSQL advisory lock that serialises migrations.
+_MIGRATION_LOCK = zlib.crc32(b"wythoff-catalog migrations")
+
+
 def upgrade_to_head(engine: Engine) -> None:
-    """Create or migrate the schema to the newest revision."""
-    with engine.begin() as connection:
-        cfg = alembic_config(engine)
+    """Create or migrate the schema to the newest revision.
+
+    A database already at the newest revision is only read (so a read-only
+    one can still be used). Otherwise the upgrade holds the write lock
+    (SQLite) or an advisory lock (PostgreSQL), so that processes starting
+    together on a new database migrate it once, one after the other.
+    """
+    cfg = alembic_config(engine)
+    heads = set(ScriptDirectory.from_config(cfg).get_heads())
+    with engine.connect() as connection:
+        if set(MigrationContext.configure(connection).get_current_heads()) == heads:
+            return
+    locked = engine.execution_options(sqlite_begin="IMMEDIATE")
+    with locked.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK}
+            )
         cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+        try:
+            command.upgrade(cfg, "head")
+        except CommandError as error:
+            raise DatabaseUnavailable(
+                f"database {safe_url(engine.url)}: cannot migrate it ({error});"
+                " is it a newer catalog's?"
+            ) from None

@@ -27,7 +27,7 @@ class SeedError(BadInput):
 
 def seed_dir() -> Path:
     """The seed files shipped with the package."""
-    return Path(str(files("seeds")))
+    return Path(str(files("catalog.seeds")))
 
 
 def read_seed(path: Path) -> dict[str, Any]:

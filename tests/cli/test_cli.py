@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import func, select
 
 from catalog import p_positions
+from catalog.cli.main import cli
 from catalog.store.db import make_engine
 from catalog.store.models import Entry, Extent, PositionChunk
 from catalog.store.seed import read_seed, seed_dir
-from cli.main import cli
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
@@ -152,10 +152,13 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         "WYTHOFF_CHUNK_COLUMNS": "500",
     }
     subprocess.run(
-        [sys.executable, "-m", "cli", "seed"], env=env, check=True, capture_output=True
+        [sys.executable, "-m", "catalog.cli", "seed"],
+        env=env,
+        check=True,
+        capture_output=True,
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli", "compute", "W000001", "--n", "200000"],
+        [sys.executable, "-m", "catalog.cli", "compute", "W000001", "--n", "200000"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -183,7 +186,16 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
     finally:
         engine.dispose()
     done = subprocess.run(
-        [sys.executable, "-m", "cli", "positions", "W000001", "--n", "3000", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "catalog.cli",
+            "positions",
+            "W000001",
+            "--n",
+            "3000",
+            "--json",
+        ],
         env=env,
         check=True,
         capture_output=True,

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
+from catalog.cli.main import cli
 from catalog.compute.altered import saturation
 from catalog.compute.farout import FarOut
 from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
-from cli.main import cli
 from tests.papers import HST, MAHARAJA_27_35, legal
 
 

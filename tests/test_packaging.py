@@ -1,0 +1,116 @@
+"""Packaging: one top-level package, and the README's two install commands
+run one after the other in the same checkout and venv.
+
+The second test builds a venv of its own and installs a copy of the checkout
+into it twice (``pip install .``, then ``pip install -e .``), as a user who
+runs the README's first command and then its second does. It runs in CI like
+every test; the dependencies come from the venv running the tests (a ``.pth``
+line), so only the catalog itself and its build backend are installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+FOLDERS = {"catalog": "catalog", "catalog.cli": "cli"}
+FOLDERS |= {"catalog.migrations": "migrations", "catalog.seeds": "seeds"}
+
+
+def test_the_package_list_names_every_package_folder():
+    """``[tool.setuptools] packages`` is a list: a new sub-package must be
+    added to it, or installs would miss it."""
+    setuptools = PYPROJECT["tool"]["setuptools"]
+    assert setuptools["package-dir"] == {
+        k: v for k, v in FOLDERS.items() if k != "catalog"
+    }
+    found = set()
+    for package, folder in FOLDERS.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(ROOT / folder).parts
+            found.add(".".join((package, *parts)))
+    assert sorted(setuptools["packages"]) == sorted(found)
+    assert PYPROJECT["project"]["scripts"] == {"wythoff": "catalog.cli.main:cli"}
+
+
+def _copy_checkout(target: Path) -> Path:
+    ignore = shutil.ignore_patterns(
+        ".git", ".venv", "__pycache__", "build", "*.egg-info", ".pytest_cache"
+    )
+    shutil.copytree(ROOT, target, ignore=ignore)
+    return target
+
+
+@pytest.mark.packaging
+def test_install_then_editable_install_in_the_same_venv(tmp_path):
+    source = _copy_checkout(tmp_path / "checkout")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # The dependencies: those of the venv running the tests.
+    (Path(site) / "outer.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WYTHOFF_")}
+    env.pop("PYTHONPATH", None)
+    env.pop("NUMBA_CACHE_DIR", None)  # the default is what is tested
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    wythoff = str(venv / "bin" / "wythoff")
+
+    def run(*args: str | Path, data: str | None = None) -> str:
+        extra = {"WYTHOFF_DATA_DIR": str(tmp_path / data)} if data else {}
+        done = subprocess.run(
+            [str(a) for a in args],
+            cwd=source,
+            env=env | extra,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    def install(*how: str) -> None:
+        run(python, "-m", "pip", "install", "-q", "--no-deps", *how)
+
+    def where() -> Path:
+        out = run(python, "-I", "-c", "import catalog; print(catalog.__file__)")
+        return Path(out.strip()).parent
+
+    install(".")
+    installed = where()
+    assert installed == Path(site) / "catalog"
+    assert "Usage: wythoff" in run(wythoff, "--help")
+    # First use: migrations and seeds found; computing compiles with numba's cache.
+    assert "W000004" in run(wythoff, "seed", "--n", "0", "--json", data="one")
+    assert "P-positions" in run(
+        wythoff, "positions", "W000001", "--n", "50", data="one"
+    )
+    cached = list((tmp_path / "cache" / "wythoff-catalog" / "numba").rglob("*.nbi"))
+    beside = [p for p in installed.rglob("*") if p.suffix in (".nbi", ".nbc")]
+
+    install("-e", ".")
+    leftover = installed.exists()
+    assert "Usage: wythoff" in run(wythoff, "--help")
+    assert "W000004" in run(wythoff, "seed", "--n", "0", "--json", data="two")
+    assert "P-positions" in run(
+        wythoff, "positions", "W000004", "--n", "50", data="two"
+    )
+    # numba's cache went to the user cache directory, not into site-packages.
+    assert cached, "numba compiled nothing with its cache"
+    assert beside == []
+    assert not leftover  # nothing of the first install is left in site-packages
+    assert where() == source / "catalog"
