@@ -36,6 +36,16 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 SPACE = " \t\r\n\f\v"
 
 
+class BadValue(BadInput):
+    """A parameter's value is wrong: ``"{name}: {problem}"``. The parts are
+    kept for callers that name the parameter their own way (click)."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(f"{name}: {problem}")
+        self.name = name
+        self.problem = problem
+
+
 def parse_int(
     text: str,
     name: str,
@@ -46,31 +56,31 @@ def parse_int(
 
     Raises
     ------
-    BadInput
+    BadValue
         Naming ``name``: not an integer, too many digits, or out of range.
     """
     if not isinstance(text, str):
-        raise BadInput(f"{name}: must be an integer")
+        raise BadValue(name, "must be an integer")
     stripped = text.strip(SPACE)
     if not _INTEGER.fullmatch(stripped):
-        raise BadInput(f"{name}: must be an integer, not {shown(text)}")
+        raise BadValue(name, f"must be an integer, not {shown(text)}")
     if len(stripped.lstrip("+-").lstrip("0")) > MAX_INT_DIGITS:
         if maximum is not None and not stripped.startswith("-"):
-            raise BadInput(f"{name}: must be at most {maximum}")
-        raise BadInput(f"{name}: must have at most {MAX_INT_DIGITS} digits")
+            raise BadValue(name, f"must be at most {maximum}")
+        raise BadValue(name, f"must have at most {MAX_INT_DIGITS} digits")
     return check_int(int(stripped), name, minimum, maximum)
 
 
 def check_int(
     value: int, name: str, minimum: int | None = None, maximum: int | None = None
 ) -> int:
-    """``value`` if it lies in [minimum, maximum], else a BadInput naming it."""
+    """``value`` if it lies in [minimum, maximum], else a BadValue naming it."""
     if minimum is not None and value < minimum:
         if minimum == 0:
-            raise BadInput(f"{name}: must be non-negative")
-        raise BadInput(f"{name}: must be at least {minimum}")
+            raise BadValue(name, "must be non-negative")
+        raise BadValue(name, f"must be at least {minimum}")
     if maximum is not None and value > maximum:
-        raise BadInput(f"{name}: must be at most {maximum}")
+        raise BadValue(name, f"must be at most {maximum}")
     return value
 
 
@@ -81,18 +91,27 @@ def check_text(
     (no lone surrogates, which a terminal's undecodable bytes become), not
     blank unless ``allow_empty``, at most ``max_length`` characters."""
     if not isinstance(value, str):
-        raise BadInput(f"{name}: must be text")
+        raise BadValue(name, "must be text")
     if "\x00" in value:
-        raise BadInput(f"{name}: must not contain NUL characters")
+        raise BadValue(name, "must not contain NUL characters")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise BadInput(f"{name}: must be valid UTF-8 text") from None
+        raise BadValue(name, "must be valid UTF-8 text") from None
     if not allow_empty and not value.strip():
-        raise BadInput(f"{name}: must not be empty")
+        raise BadValue(name, "must not be empty")
     if len(value) > max_length:
-        raise BadInput(f"{name}: must be at most {max_length} characters long")
+        raise BadValue(name, f"must be at most {max_length} characters long")
     return value
+
+
+def parse_words(text: str, name: str) -> list[str]:
+    """The words of a query by words: checked text of at most
+    :data:`MAX_QUERY_LENGTH` characters and :data:`MAX_QUERY_WORDS` words."""
+    words = check_text(text, name, MAX_QUERY_LENGTH, allow_empty=True).split()
+    if len(words) > MAX_QUERY_WORDS:
+        raise BadValue(name, f"at most {MAX_QUERY_WORDS} words")
+    return words
 
 
 def shown(text: str) -> str:

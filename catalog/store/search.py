@@ -39,9 +39,9 @@ from catalog.errors import BadInput
 from catalog.inputs import (
     MAX_KEYWORD_LENGTH,
     MAX_QUERY_LENGTH,
-    MAX_QUERY_WORDS,
     check_text,
     parse_int,
+    parse_words,
     shown,
 )
 from catalog.store import chunks
@@ -171,9 +171,10 @@ def parse(query: str) -> dict[str, Any]:
         )
     if any(c.isdigit() for c in query.split(",")[0]) and "," in query:
         raise BadQuery(f"q: not a list of integers: {shown(query)}")
-    words = query.split()
-    if len(words) > MAX_QUERY_WORDS:
-        raise BadQuery(f"q: at most {MAX_QUERY_WORDS} words")
+    try:
+        words = parse_words(query, "q")
+    except BadInput as exc:
+        raise BadQuery(str(exc)) from None
     for word in words:
         field, _, value = word.partition(":")
         if value and field.lower() == "id":
