@@ -14,7 +14,7 @@ from catalog.errors import NotFound
 from catalog.games.definition import (
     canonicalize,
 )
-from catalog.inputs import check_int
+from catalog.inputs import check_int, shown
 from catalog.service.entries import show
 from catalog.service.positions import positions
 from catalog.service.store import Store, entry_number
@@ -40,7 +40,9 @@ def sequence(
         repo.get_entry(session, number)
         found = repo.read_sequences(session, number).get(name)
     if found is None:
-        raise UnknownSequence(f"{format_id(number)} has no stored sequence {name!r}")
+        raise UnknownSequence(
+            f"{format_id(number)} has no stored sequence {shown(name)}"
+        )
     terms = found["terms"][start : start + limit].tolist()
     more = start + limit < found["length"]
     return {

@@ -201,3 +201,14 @@ def test_every_answer_is_the_brute_force_answer(wide_maker):
                     page, more = search.search(session, query, offset, 3)
                     assert page == expected[offset : offset + 3], (want, offset)
                     assert more == (offset + 3 < len(expected)), (want, offset)
+
+
+def test_a_sequence_read_past_its_first_bytes(catalog_maker, monkeypatch):
+    """When the first bytes of a stored sequence do not hold its indexed
+    terms, the whole sequence is read: the answer is the same."""
+    query = search.parse("1,3,4,6,8,9,11,12")
+    with catalog_maker() as session:
+        expected = search.search(session, query)
+        monkeypatch.setattr(search, "_HEAD_BYTES", 8)
+        assert search.search(session, query) == expected
+    assert expected[0]
