@@ -12,10 +12,12 @@ from typing import Any
 import click
 
 from catalog import service
+from catalog.cli.params import Integer, user_error
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, Settings
 from catalog.errors import CatalogError
 from catalog.store.fill import Limits
 from catalog.store.ids import parse_id
+from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -54,7 +56,7 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             result = func(obj.store, **kwargs)
         except CatalogError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise user_error(exc) from None
         finally:
             if obj._store is not None:
                 obj._store.dispose()
@@ -208,7 +210,7 @@ def cli(ctx: click.Context) -> None:
 @click.option(
     "--n",
     "n",
-    type=click.IntRange(0, 100_000),
+    type=Integer(0, 100_000),
     default=2000,
     show_default=True,
     help="Also compute each seeded entry up to N (0: do not compute).",
@@ -250,7 +252,12 @@ def show(store: service.Store, entry_id: str) -> dict[str, Any]:
 @cli.command("list")
 @click.option("--keyword", help="Only entries with this keyword.")
 @click.option("--after", metavar="ID", help="Start after this ID.")
-@click.option("--limit", type=click.IntRange(1, 10_000), default=100, show_default=True)
+@click.option(
+    "--limit",
+    type=Integer(1, service.MAX_LIST_LIMIT),
+    default=100,
+    show_default=True,
+)
 @common
 def list_(store: service.Store, keyword: str | None, after: str | None, limit: int):
     """List entries in ID order."""
@@ -261,7 +268,7 @@ def _n_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--n",
         "n",
-        type=int,
+        type=Integer(0),
         required=True,
         help="Bound: positions with x < N and y < N.",
     )(func)
@@ -316,8 +323,8 @@ def grundy(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})
-@click.argument("i", type=int)
-@click.argument("j", type=int)
+@click.argument("i", type=Integer())
+@click.argument("j", type=Integer())
 @common
 def adjoinable(store: service.Store, i: int, j: int) -> dict[str, Any]:
     """Can the moves (I,J) and (J,I) be added to Wythoff's Nim without changing
@@ -337,8 +344,8 @@ def verify(store: service.Store, entry_ids: tuple[str, ...]) -> dict[str, Any]:
 
 @cli.command("is-p")
 @click.argument("entry_id", metavar="ID")
-@click.argument("x", type=int)
-@click.argument("y", type=int)
+@click.argument("x", type=Integer())
+@click.argument("y", type=Integer())
 @common
 def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
     """Is (X, Y) a P-position? If not, a winning move."""
@@ -357,7 +364,7 @@ def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
 @click.option(
     "--n",
     "n",
-    type=int,
+    type=Integer(0),
     default=1000,
     show_default=True,
     help="Bound: positions with x < N and y < N.",
@@ -371,8 +378,15 @@ def export(store: service.Store, entry_id: str, fmt: str, n: int):
 
 @cli.command()
 @click.argument("terms", metavar="TERMS")
-@click.option("--offset", type=click.IntRange(0), default=0, help="Skip this many.")
-@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option(
+    "--offset",
+    type=Integer(0, MAX_SEARCH_OFFSET),
+    default=0,
+    help="Skip this many.",
+)
+@click.option(
+    "--limit", type=Integer(1, MAX_SEARCH_LIMIT), default=50, show_default=True
+)
 @common
 def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[str, Any]:
     """Entries whose sequences contain TERMS (e.g. 1,3,4,6) consecutively;
@@ -391,7 +405,7 @@ def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[st
     )
 )
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--port", default=8000, show_default=True, type=Integer(0, 65535))
 @click.option(
     "--db",
     metavar="URL",
@@ -402,9 +416,10 @@ def serve(host: str, port: int, db: str | None) -> None:
     from werkzeug.serving import run_simple
 
     from catalog.api import create_app
+    from catalog.api.serving import JSONErrorsHandler
 
     app = create_app({"DATABASE_URL": db})
-    run_simple(host, port, app, threaded=True)
+    run_simple(host, port, app, threaded=True, request_handler=JSONErrorsHandler)
 
 
 @cli.group()

@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from catalog.config import INLINE_SECONDS, Settings
+from catalog.inputs import MAX_KEYWORD_LENGTH, MAX_QUERY_LENGTH
+from catalog.service.entries import MAX_LIST_LIMIT
+from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
 ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
 PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
@@ -56,6 +59,7 @@ N = _param(
     required=True,
 )
 INDEX = {"type": "integer", "minimum": 0, "maximum": 10**18}
+QUERY = {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH}
 START = _param("start", "query", INDEX, "first x (or index)")
 START_Y = _param("start_y", "query", INDEX, "first y at x = start")
 
@@ -172,6 +176,11 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
         "required": ["id", "name", "offset", "length", "terms", "next"],
         "properties": {
             "terms": {"type": "array", "items": {"type": "integer"}},
+            "capped": {
+                "type": "boolean",
+                "description": "the sequence reached the most terms the catalog "
+                "keeps; it goes on beyond them",
+            },
             "next": {"type": ["integer", "null"]},
         },
     }
@@ -192,13 +201,21 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
                 "summary": "A page of entries, in ID order",
                 "parameters": [
                     _param(
-                        "keyword", "query", {"type": "string"}, "only with this keyword"
+                        "keyword",
+                        "query",
+                        {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
+                        "only with this keyword",
                     ),
-                    _param("q", "query", {"type": "string"}, "words of the name"),
+                    _param(
+                        "q",
+                        "query",
+                        {"type": "string", "maxLength": MAX_QUERY_LENGTH},
+                        "words of the name",
+                    ),
                     _param(
                         "cursor", "query", {"type": "string"}, "from a previous 'next'"
                     ),
-                    _limit(1000, "entries per page"),
+                    _limit(MAX_LIST_LIMIT, "entries per page"),
                 ],
                 "responses": {"200": _json(entries_page, "entries"), **_errors(400)},
             }
@@ -303,12 +320,17 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
                     _param(
                         "q",
                         "query",
-                        {"type": "string"},
+                        QUERY,
                         "3 to 64 terms (1,3,4,6), or id:W…, keyword:…, name words",
                         required=True,
                     ),
-                    _param("offset", "query", INDEX, "results to skip"),
-                    _limit(1000, "results per page"),
+                    _param(
+                        "offset",
+                        "query",
+                        {"type": "integer", "minimum": 0, "maximum": MAX_SEARCH_OFFSET},
+                        "results to skip",
+                    ),
+                    _limit(MAX_SEARCH_LIMIT, "results per page"),
                 ],
                 "responses": {"200": _json(search, "matches"), **_errors(400)},
             }

@@ -13,7 +13,9 @@ from catalog import service
 from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.openapi import document
-from catalog.store.ids import parse_id
+from catalog.inputs import parse_int, parse_words
+from catalog.store.ids import MAX_ENTRY_NUMBER, parse_id
+from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
 bp = Blueprint("v1", __name__, url_prefix="/api/v1")
 
@@ -33,21 +35,14 @@ def int_arg(
     maximum: int | None = None,
     value: str | None = None,
 ) -> int:
-    """An integer query (or path) parameter, or a 400 naming it."""
+    """An integer query (or path) parameter in ASCII digits, or a 400 naming
+    it (:func:`catalog.inputs.parse_int`, as the command line)."""
     text = request.args.get(name) if value is None else value
     if text is None or text == "":
         if default is None:
             raise BadParameter(f"{name}: required")
         return default
-    text = text.strip()
-    if not text.lstrip("-").isdigit() or len(text) > 400:
-        raise BadParameter(f"{name}: must be an integer, not {text[:40]!r}")
-    number = int(text)
-    if number < minimum:
-        raise BadParameter(f"{name}: must be at least {minimum}")
-    if maximum is not None and number > maximum:
-        raise BadParameter(f"{name}: must be at most {maximum}")
-    return number
+    return parse_int(text, name, minimum, maximum)
 
 
 def _choice(name: str, choices: tuple[str, ...], default: str) -> str:
@@ -82,24 +77,37 @@ def _encode_cursor(after: int) -> str:
     return base64.urlsafe_b64encode(json.dumps({"after": after}).encode()).decode()
 
 
+#: Longest cursor this API gives out, with room to spare.
+MAX_CURSOR_LENGTH = 64
+
+
 def _decode_cursor(cursor: str) -> int:
+    """The entry number a cursor of :func:`_encode_cursor` holds; anything
+    else (too long, not base64, not that JSON, a number no ID can write) is
+    a 400."""
+    bad = BadParameter("cursor: not a cursor this API gave out")
+    if len(cursor) > MAX_CURSOR_LENGTH or not cursor.isascii():
+        raise bad
     try:
-        after = json.loads(base64.urlsafe_b64decode(cursor.encode()))["after"]
-    except (ValueError, KeyError, TypeError, binascii.Error):
-        raise BadParameter("cursor: not a cursor this API gave out") from None
-    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-        raise BadParameter("cursor: not a cursor this API gave out")
+        data = json.loads(base64.b64decode(cursor, altchars=b"-_", validate=True))
+    except (ValueError, binascii.Error):
+        raise bad from None
+    after = data.get("after") if isinstance(data, dict) and len(data) == 1 else None
+    if not isinstance(after, int) or isinstance(after, bool):
+        raise bad
+    if not 0 <= after <= MAX_ENTRY_NUMBER:
+        raise bad
     return after
 
 
 @bp.get("/entries")
 def entries() -> Response:
     """A page of entries in ID order, filtered by keyword and name words."""
-    limit = int_arg("limit", 100, 1, 1000)
+    limit = int_arg("limit", 100, 1, service.MAX_LIST_LIMIT)
     cursor = request.args.get("cursor")
     after = _decode_cursor(cursor) if cursor else 0
     keyword = request.args.get("keyword") or None
-    words = (request.args.get("q") or "").split()
+    words = parse_words(request.args.get("q", ""), "q")
     page = service.list_entries(
         _store(), keyword=keyword, words=words, after=after, limit=limit + 1
     )
@@ -230,8 +238,8 @@ def search() -> Response:
     query = request.args.get("q")
     if query is None:
         raise BadParameter("q: required")
-    offset = int_arg("offset", 0, maximum=MAX_INDEX)
-    limit = int_arg("limit", 50, 1, 1000)
+    offset = int_arg("offset", 0, maximum=MAX_SEARCH_OFFSET)
+    limit = int_arg("limit", 50, 1, MAX_SEARCH_LIMIT)
     doc = service.search(_store(), query, offset, limit)
     return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
 

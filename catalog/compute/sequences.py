@@ -19,6 +19,25 @@ def column_sequence(positions: np.ndarray, x_bound: int) -> np.ndarray | None:
     return positions[:, 1].copy()
 
 
+def column_tail(positions: np.ndarray, x_bound: int) -> tuple[int, np.ndarray] | None:
+    """``(x0, y(x) for x0 <= x < x_bound)``: the column sequence from the
+    first column x0 after which every column below ``x_bound`` holds exactly
+    one P-position (0 when every column does). A Box(a, b) forced P holds b
+    P-positions in each of its a columns: its tail starts at x0 = a. None
+    when the last column itself holds other than one.
+
+    ``positions`` are whole columns, sorted by x then y.
+    """
+    xs = positions[:, 0]
+    inside = xs < x_bound
+    counts = np.bincount(xs[inside], minlength=x_bound)
+    other = np.flatnonzero(counts != 1)
+    x0 = int(other[-1]) + 1 if other.size else 0
+    if x0 >= x_bound:
+        return None
+    return x0, positions[inside & (xs >= x0), 1].copy()
+
+
 def symmetric_pairs(
     positions: np.ndarray, x_bound: int
 ) -> tuple[np.ndarray, np.ndarray] | None:

@@ -17,12 +17,21 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from catalog.errors import BadInput
 from catalog.games.special import SPECIAL_RULES
+from catalog.inputs import (
+    MAX_DEFINITION_DEPTH,
+    MAX_DEFINITION_LENGTH,
+    MAX_INT_DIGITS,
+    check_text,
+)
 
 #: Largest ``n`` that :func:`catalog.p_positions` accepts.
 MAX_N = 100_000_000
@@ -114,12 +123,56 @@ def digest(data: Any) -> str:
 
 
 def parse_json(text: str) -> Definition:
-    """Parse a definition given as JSON text (as the CLI receives it)."""
+    """Parse a definition given as JSON text (as the CLI receives it).
+
+    The text is checked before the parser sees it: at most
+    :data:`~catalog.inputs.MAX_DEFINITION_LENGTH` characters, no NUL, and
+    arrays and objects nested at most
+    :data:`~catalog.inputs.MAX_DEFINITION_DEPTH` deep (the parser recurses
+    once per level). A key given twice is an error, not "the last one wins".
+    """
+    check_text(text, "definition", MAX_DEFINITION_LENGTH)
+    depth = _nesting(text)
+    if depth > MAX_DEFINITION_DEPTH:
+        raise DefinitionError(
+            f"definition: nested {depth} levels deep (at most {MAX_DEFINITION_DEPTH})"
+        )
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise DefinitionError(f"definition is not valid JSON: {exc}") from None
+    except ValueError as exc:  # from _unique_keys or _json_int
+        raise DefinitionError(f"definition: {exc}") from None
     return canonicalize(data)
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in ``text``, strings left out (an
+    unterminated string only makes the count larger; the parser refuses it
+    anyway)."""
+    codes = np.frombuffer(_STRING.sub("", text).encode(), dtype=np.uint8)
+    steps = np.zeros(codes.size, dtype=np.int64)
+    steps[(codes == ord("[")) | (codes == ord("{"))] = 1
+    steps[(codes == ord("]")) | (codes == ord("}"))] = -1
+    return int(np.cumsum(steps).max(initial=0))
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"key {key!r} given twice")
+        data[key] = value
+    return data
 
 
 def canonicalize(data: Mapping[str, Any] | Definition) -> Definition:

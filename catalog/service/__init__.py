@@ -9,6 +9,7 @@ argument), :mod:`.entries` (add, show, list, invariants, seed, verify),
 """
 
 from catalog.service.entries import (
+    MAX_LIST_LIMIT,
     add,
     entry_document,
     entry_invariants,
@@ -42,6 +43,7 @@ from catalog.service.store import Store, entry_game, entry_number, entry_version
 
 __all__ = [
     "MAIN_SEQUENCES",
+    "MAX_LIST_LIMIT",
     "MAX_EXACT_COORDINATE",
     "Store",
     "UnknownSequence",

@@ -15,10 +15,19 @@ from sqlalchemy.orm import Session
 from catalog import verify as checking
 from catalog.compute import invariants
 from catalog.compute.ptable import column_mode
+from catalog.compute.sequences import MAX_TERMS
 from catalog.errors import Busy, DatabaseUnavailable
 from catalog.games.definition import (
     canonicalize,
     parse_json,
+)
+from catalog.inputs import (
+    MAX_KEYWORD_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_WORDS,
+    BadValue,
+    check_text,
 )
 from catalog.service.store import Store, entry_number
 from catalog.store import fill as filler
@@ -67,6 +76,7 @@ def entry_document(
             name: {
                 "offset": s["offset"],
                 "length": s["length"],
+                "capped": s["length"] >= MAX_TERMS,
                 "description": s["description"],
                 "first_terms": s["terms"][:20].tolist(),
             }
@@ -100,6 +110,8 @@ def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
 
 def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
     game = parse_json(definition)
+    if name is not None:
+        name = check_text(name, "name", MAX_NAME_LENGTH).strip()
     # The write lock first (SQLite): two processes adding the same definition
     # queue, and the second finds the first's entry.
     with filler.writing(store.sessions) as session:
@@ -144,6 +156,10 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
     raise Busy(f"{format_id(number)}: its definition keeps changing; try again")
 
 
+#: Most entries one ``list`` (or ``GET /api/v1/entries``) returns.
+MAX_LIST_LIMIT = 1000
+
+
 def list_entries(
     store: Store,
     keyword: str | None = None,
@@ -153,6 +169,12 @@ def list_entries(
 ) -> dict[str, Any]:
     """Entries in ID order after ``after`` (an ID or its number)."""
     start = entry_number(store, after) if isinstance(after, str) else (after or 0)
+    if keyword is not None:
+        check_text(keyword, "keyword", MAX_KEYWORD_LENGTH)
+    for word in words:
+        check_text(word, "q", MAX_QUERY_LENGTH)
+    if len(words) > MAX_QUERY_WORDS:
+        raise BadValue("q", f"at most {MAX_QUERY_WORDS} words")
     with store.sessions() as session:
         rows = repo.list_entries(
             session, keyword=keyword, words=words, after=start, limit=limit

@@ -50,9 +50,17 @@ def encode_ints(values: np.ndarray) -> tuple[str, bytes]:
     )
 
 
-def decode_ints(encoding: str, data: bytes) -> np.ndarray:
+def decode_ints(encoding: str, data: bytes, count: int | None = None) -> np.ndarray:
+    """The integers ``encode_ints`` wrote; only the first ``count`` of them
+    when given (decompressing no further than they reach)."""
     dtype = _dtype_of(encoding, "delta-zlib-i")
-    deltas = np.frombuffer(zlib.decompress(data), dtype=dtype)
+    if count is None:
+        raw = zlib.decompress(data)
+    elif count <= 0:  # max_length 0 would mean "no limit"
+        raw = b""
+    else:
+        raw = zlib.decompressobj().decompress(data, count * dtype.itemsize)
+    deltas = np.frombuffer(raw, dtype=dtype)
     return np.cumsum(deltas, dtype=np.int64)
 
 

@@ -8,9 +8,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput, NotFound
+from catalog.inputs import SPACE, shown
 from catalog.store.models import Entry
 
-_ID = re.compile(r"^[Ww](\d{6})$")
+#: ASCII digits only (``\d`` would take ``W００００01``), and nothing after them.
+_ID = re.compile(r"[Ww]([0-9]{6})")
+#: The largest number an ID can write.
+MAX_ENTRY_NUMBER = 999_999
 
 
 class UnknownEntry(NotFound):
@@ -26,10 +30,12 @@ def format_id(number: int) -> str:
 
 
 def parse_id(text: str) -> int:
-    match = _ID.match(text.strip()) if isinstance(text, str) else None
+    """The number of the ID ``text`` (``W000004`` -> 4), or BadId."""
+    match = _ID.fullmatch(text.strip(SPACE)) if isinstance(text, str) else None
     if match is None or int(match.group(1)) == 0:
+        what = shown(text) if isinstance(text, str) else type(text).__name__
         raise BadId(
-            f"not an entry ID: {text!r} (expected W and six digits, e.g. W000001)"
+            f"not an entry ID: {what} (expected W and six digits, e.g. W000001)"
         )
     return int(match.group(1))
 

@@ -24,6 +24,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from catalog.inputs import MAX_KEYWORD_LENGTH, MAX_NAME_LENGTH
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -85,7 +87,7 @@ class Entry(Base):
     key: Mapped[str] = mapped_column(
         String(64), unique=True, comment="SHA-256 of the canonical definition"
     )
-    name: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH))
     description: Mapped[str] = mapped_column(Text, default="")
     references: Mapped[list[Any]]
     keywords: Mapped[list[Any]]
@@ -116,7 +118,9 @@ class EntryKeyword(Base):
     entry_id: Mapped[int] = mapped_column(
         ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
     )
-    keyword: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    keyword: Mapped[str] = mapped_column(
+        String(MAX_KEYWORD_LENGTH), primary_key=True, index=True
+    )
 
 
 class Extent(Base):

@@ -5,10 +5,25 @@ for every position of the first :data:`INDEXED_TERMS` terms of each stored
 sequence, a 63-bit hash of the ``k`` terms starting there. A query of at
 least ``k`` terms becomes one self-join of that table on up to
 :data:`JOINED_WINDOWS` of its windows at their relative positions, read in
-the primary key's order (entry by entry) and stopped when the page is full;
-the page is then checked term by term against the stored sequences. Plain
-SQL with bound parameters, the same on SQLite and PostgreSQL; nothing scans
-every sequence.
+the primary key's order (entry by entry).
+
+The bit sequences are 0/1, so their grams are long (16 terms) to be
+selective; a shorter 0/1 query is looked up among the *factors* of the bit
+sequences instead: one row per distinct run of 3 to 15 bits in each
+sequence's first :data:`INDEXED_TERMS` terms, with the place where it first
+occurs. The bit sequences of these games have few distinct factors (a
+Sturmian word has L + 1 of length L), so this adds about a hundred rows per
+entry, and such a lookup returns only real matches.
+
+Every candidate the index gives is checked against the stored terms, which
+also give the place of the first match: neither a hash collision nor an
+unjoined window can produce a false match, and an entry is never dropped
+because its first candidate place was false. Plain SQL with bound
+parameters, the same on SQLite and PostgreSQL; nothing scans every sequence.
+
+A match is a run of the query's terms within a sequence's first
+:data:`INDEXED_TERMS` terms; each (entry, sequence) is listed once, at its
+first match.
 """
 
 from __future__ import annotations
@@ -17,25 +32,42 @@ import re
 from typing import Any
 
 import numpy as np
-from sqlalchemy import TextClause, delete, func, insert, select, text
+from sqlalchemy import LargeBinary, TextClause, delete, func, insert, select, text
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput
+from catalog.inputs import (
+    MAX_KEYWORD_LENGTH,
+    MAX_QUERY_LENGTH,
+    check_text,
+    parse_int,
+    parse_words,
+    shown,
+)
 from catalog.store import chunks
-from catalog.store.ids import format_id
+from catalog.store.ids import BadId, format_id, parse_id
 from catalog.store.models import Entry, EntryKeyword, SearchGram
 from catalog.store.models import Sequence as SequenceRow
 
-#: Terms of each sequence that are indexed.
+#: Terms of each sequence that are indexed (and searched).
 INDEXED_TERMS = 1000
-#: Most terms in one query.
+#: Fewest and most terms in one query.
+MIN_QUERY_TERMS = 3
 MAX_QUERY_TERMS = 64
+#: Terms must lie below this (the index hashes 64-bit integers).
+MAX_TERM = 2**62 - 1
+#: Largest ``offset`` of a page of results, and largest page.
+MAX_SEARCH_OFFSET = 10_000
+MAX_SEARCH_LIMIT = 1000
 #: Sequences in order of specificity (ties in ranking go to the earlier one),
 #: with the gram length used for each: a 0/1 sequence needs longer grams to
 #: make a lookup selective.
 KINDS = {"y": 1, "a": 2, "b": 3, "b-a": 4, "bits": 5}
 GRAM = {1: 3, 2: 3, 3: 3, 4: 3, 5: 16}
 NAMES = {code: name for name, code in KINDS.items()}
+#: Index rows of the distinct factors of 3 to GRAM[5] - 1 bits of each bit
+#: sequence (``position``: their first place).
+BIT_FACTORS = 6
 
 
 class BadQuery(BadInput):
@@ -61,15 +93,37 @@ def gram_rows(entry_id: int, name: str, terms: np.ndarray) -> list[dict[str, int
         return []
     k = GRAM[code]
     terms = np.asarray(terms[:INDEXED_TERMS], dtype=np.int64)
-    if len(terms) < k:
-        return []
-    windows = np.lib.stride_tricks.sliding_window_view(terms, k)
-    grams = gram_hash(windows)
-    # One row per distinct (gram, position): the primary key.
-    return [
-        {"gram": int(g), "entry_id": entry_id, "kind": code, "position": i}
-        for i, g in enumerate(grams.tolist())
-    ]
+    rows = []
+    if len(terms) >= k:
+        windows = np.lib.stride_tricks.sliding_window_view(terms, k)
+        # One row per (gram, position): the primary key.
+        rows = [
+            {"gram": int(g), "entry_id": entry_id, "kind": code, "position": i}
+            for i, g in enumerate(gram_hash(windows).tolist())
+        ]
+    if code == KINDS["bits"]:
+        rows += _factor_rows(entry_id, terms)
+    return rows
+
+
+def _factor_rows(entry_id: int, bits: np.ndarray) -> list[dict[str, int]]:
+    """One row per distinct factor of MIN_QUERY_TERMS .. GRAM[bits] - 1 bits,
+    at its first place."""
+    if bits.size and (bits.min() < 0 or bits.max() > 1):
+        return []  # not a bit sequence: nothing a 0/1 query could match
+    seen: dict[tuple[int, int], dict[str, int]] = {}
+    for length in range(MIN_QUERY_TERMS, GRAM[KINDS["bits"]]):
+        if bits.size < length:
+            break
+        windows = np.lib.stride_tricks.sliding_window_view(bits, length)
+        codes = windows @ (1 << np.arange(length, dtype=np.int64))
+        _, first = np.unique(codes, return_index=True)
+        for g, place in zip(
+            gram_hash(windows[first]).tolist(), first.tolist(), strict=True
+        ):
+            row = {"gram": g, "entry_id": entry_id, "kind": BIT_FACTORS}
+            seen[(g, place)] = {**row, "position": place}
+    return list(seen.values())
 
 
 def index_sequences(
@@ -84,31 +138,53 @@ def index_sequences(
         session.execute(insert(SearchGram), rows)
 
 
+#: A list of terms: ASCII digits, signs, commas and ASCII white space.
+_TERMS = re.compile(r"[-+0-9,\s]+", re.ASCII)
+#: The same with any script's digits and white space.
+_ANY_TERMS = re.compile(r"[-+\d,\s]+")
+
+
 def parse(query: str) -> dict[str, Any]:
     """Terms (``1,3,4,6`` or ``1 3 4 6``), or words: ``id:W…``, ``keyword:…``
     and words of the name."""
+    try:
+        check_text(query, "q", MAX_QUERY_LENGTH, allow_empty=True)
+    except BadInput as exc:
+        raise BadQuery(str(exc)) from None
     query = query.strip()
     if not query:
         raise BadQuery("q: empty query")
-    if re.fullmatch(r"[-+0-9,\s]+", query):
-        pieces = [p for p in re.split(r"[,\s]+", query) if p]
-        terms = []
-        for piece in pieces:
-            if not re.fullmatch(r"[-+]?\d+", piece):
-                raise BadQuery(f"q: not an integer: {piece!r}")
-            terms.append(int(piece))
-        if any(t < 0 for t in terms):
-            raise BadQuery("q: terms must be non-negative integers")
-        if len(terms) > MAX_QUERY_TERMS:
+    if _TERMS.fullmatch(query):
+        pieces = [p for p in re.split(r"[,\s]+", query, flags=re.ASCII) if p]
+        if len(pieces) > MAX_QUERY_TERMS:
             raise BadQuery(f"q: at most {MAX_QUERY_TERMS} terms")
-        if len(terms) < GRAM[1]:
-            raise BadQuery(f"q: give at least {GRAM[1]} terms")
-        if any(t >= 2**62 for t in terms):
-            raise BadQuery("q: terms must be below 2**62")
+        if len(pieces) < MIN_QUERY_TERMS:
+            raise BadQuery(f"q: give at least {MIN_QUERY_TERMS} terms")
+        try:
+            terms = [parse_int(p, "q: each term", 0, MAX_TERM) for p in pieces]
+        except BadInput as exc:
+            raise BadQuery(str(exc)) from None
         return {"terms": terms}
+    if _ANY_TERMS.fullmatch(query):
+        raise BadQuery(
+            "q: write terms with the ASCII digits 0-9, separated by commas or spaces"
+        )
     if any(c.isdigit() for c in query.split(",")[0]) and "," in query:
-        raise BadQuery(f"q: not a list of integers: {query!r}")
-    return {"words": query.split()}
+        raise BadQuery(f"q: not a list of integers: {shown(query)}")
+    try:
+        words = parse_words(query, "q")
+    except BadInput as exc:
+        raise BadQuery(str(exc)) from None
+    for word in words:
+        field, _, value = word.partition(":")
+        if value and field.lower() == "id":
+            try:
+                parse_id(value)
+            except BadId as exc:
+                raise BadQuery(f"q: {exc}") from None
+        elif value and field.lower() == "keyword" and len(value) > MAX_KEYWORD_LENGTH:
+            raise BadQuery(f"q: a keyword has at most {MAX_KEYWORD_LENGTH} characters")
+    return {"words": words}
 
 
 def search(
@@ -118,37 +194,27 @@ def search(
     whether more follow. Terms rank by: match at the start first, then the
     more specific sequence (y, a, b, b−a, bits), then the entry ID.
 
-    Each (start or not, sequence) group is one self-join of the index on up
-    to :data:`JOINED_WINDOWS` windows of the query at their relative
-    positions, read in entry order straight from the index's key order and
-    stopped as soon as the page is full. The page is then checked term by
-    term against the stored sequences, so neither a hash collision nor an
-    unjoined window can produce a false match.
+    Each (start or not, sequence) group reads its candidates from the index
+    in entry order (:func:`_candidates`) and checks each against the stored
+    terms, until ``offset + limit + 1`` matches are known.
     """
     if "words" in query:
         return _search_words(session, query["words"], offset, limit)
     want = np.asarray(query["terms"], dtype=np.int64)
     wanted = offset + limit + 1
-    kinds = [
-        (code, k)
-        for code, k in GRAM.items()
-        if len(want) >= k and not (code == KINDS["bits"] and want.max() > 1)
-    ]
-    ranked: list[tuple[tuple[int, int], int]] = []
+    found: list[dict[str, Any]] = []
     for at_start in (True, False):
-        for code, k in kinds:
-            if len(ranked) >= wanted:
+        for code in NAMES:
+            if len(found) >= wanted:
                 break
-            for entry_id, position in _places(
-                session, want, code, k, at_start, wanted - len(ranked)
-            ):
-                ranked.append(((entry_id, code), position))
-    page = _confirmed(session, ranked, want, offset, limit)
-    return page, len(ranked) > offset + limit
+            if code == KINDS["bits"] and want.max() > 1:
+                continue
+            found += _matches(session, want, code, at_start, wanted - len(found))
+    return found[offset : offset + limit], len(found) > offset + limit
 
 
 #: Windows of a query joined in SQL (spread over the query); the rest of the
-#: query is checked on the page.
+#: query is checked against the stored terms.
 JOINED_WINDOWS = 4
 
 
@@ -177,17 +243,15 @@ def _places_sql(joins: int, at_start: bool) -> TextClause:
 _SQL: dict[tuple[int, bool], TextClause] = {}
 
 
-def _places(
-    session: Session,
-    want: np.ndarray,
-    code: int,
-    k: int,
-    at_start: bool,
-    wanted: int,
-) -> list[tuple[int, int]]:
-    """Up to ``wanted`` (entry, first position) pairs, in entry order, of the
-    entries whose sequence ``code`` holds the query at position 0
-    (``at_start``) or only further on."""
+def _candidates(
+    want: np.ndarray, code: int, at_start: bool
+) -> tuple[TextClause, dict[str, int]]:
+    """The index query whose rows include every entry whose sequence ``code``
+    holds ``want`` first at place 0 (``at_start``) or first further on."""
+    k = GRAM[code]
+    if len(want) < k:  # a short 0/1 query: the bit factors hold it whole
+        gram = int(gram_hash(want[np.newaxis, :])[0])
+        return _places_sql(0, at_start), {"gram0": gram, "kind": BIT_FACTORS}
     grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
     count = len(grams)
     chosen = sorted(
@@ -197,67 +261,97 @@ def _places(
     for i, j in enumerate(chosen[1:], 1):
         params[f"gram{i}"] = grams[j]
         params[f"shift{i}"] = j
-    stmt = _places_sql(len(chosen) - 1, at_start)
-    places: list[tuple[int, int]] = []
+    return _places_sql(len(chosen) - 1, at_start), params
+
+
+def _matches(
+    session: Session, want: np.ndarray, code: int, at_start: bool, wanted: int
+) -> list[dict[str, Any]]:
+    """Up to ``wanted`` matches in sequence ``code``, in entry order: those
+    whose first match is at place 0 (``at_start``) or those whose first match
+    is further on."""
+    stmt, params = _candidates(want, code, at_start)
+    matches: list[dict[str, Any]] = []
     after = -1
-    # Keyset pages in entry order; an entry can match at many places: keep
-    # its first and continue after it.
-    while len(places) < wanted:
-        batch = 4 * (wanted - len(places)) + 16
+    # Keyset pages in entry order; an entry can have many candidate places:
+    # it is checked once, and the next page starts after it.
+    while len(matches) < wanted:
+        batch = 4 * (wanted - len(matches)) + 16
         rows = session.execute(stmt, {**params, "after": after, "batch": batch}).all()
-        for entry_id, position in rows:
+        entries = []
+        for entry_id, _place in rows:
             if entry_id != after:
-                places.append((entry_id, position))
+                entries.append(entry_id)
                 after = entry_id
+        matches += _confirmed(session, entries, want, code, at_start)
         if len(rows) < batch:
             break
-    return places[:wanted]
+    return matches[:wanted]
+
+
+#: Bytes of a stored sequence read to decode its indexed terms: zlib's
+#: output is never much longer than its input (8 bytes a term at most).
+_HEAD_BYTES = 8 * INDEXED_TERMS + 1024
 
 
 def _confirmed(
     session: Session,
-    ranked: list[tuple[tuple[int, int], int]],
+    entries: list[int],
     want: np.ndarray,
-    offset: int,
-    limit: int,
+    code: int,
+    at_start: bool,
 ) -> list[dict[str, Any]]:
-    """The page of ranked hits whose stored terms really hold the query."""
-    if len(ranked) <= offset:
+    """The matches among ``entries`` (in their order), from the stored terms."""
+    if not entries:
         return []
-    candidates = ranked[offset:]
-    numbers = {e for (e, _), _ in candidates}
-    query = select(
-        SequenceRow.entry_id,
-        SequenceRow.name,
-        SequenceRow.offset,
-        SequenceRow.encoding,
-        SequenceRow.data,
-    ).where(
-        SequenceRow.entry_id.in_(numbers),
-        SequenceRow.name.in_({NAMES[c] for (_, c), _ in candidates}),
+    query = (
+        select(
+            SequenceRow.entry_id,
+            Entry.name,
+            SequenceRow.offset,
+            SequenceRow.length,
+            SequenceRow.encoding,
+            func.substr(SequenceRow.data, 1, _HEAD_BYTES, type_=LargeBinary),
+        )
+        .join(Entry, Entry.id == SequenceRow.entry_id)
+        .where(SequenceRow.entry_id.in_(entries), SequenceRow.name == NAMES[code])
     )
-    stored = {
-        (entry_id, name): (start, chunks.decode_ints(encoding, data))
-        for entry_id, name, start, encoding, data in session.execute(query).all()
-    }
-    names = dict(
-        session.execute(select(Entry.id, Entry.name).where(Entry.id.in_(numbers))).all()
-    )
+    stored = {row[0]: row[1:] for row in session.execute(query).all()}
     results: list[dict[str, Any]] = []
-    for (entry_id, code), position in candidates:
-        start, terms = stored[(entry_id, NAMES[code])]
-        if np.array_equal(terms[position : position + len(want)], want):
-            results.append(
-                {
-                    "id": format_id(entry_id),
-                    "name": names[entry_id],
-                    "sequence": NAMES[code],
-                    "index": start + position,
-                }
+    for entry_id in entries:
+        if entry_id not in stored:
+            continue  # the index is newer than this read: no terms to check
+        name, start, length, encoding, head = stored[entry_id]
+        needed = min(length, INDEXED_TERMS)
+        terms = chunks.decode_ints(encoding, head, needed)
+        if len(terms) < needed:  # compressed worse than the bound: read it all
+            data = session.scalar(
+                select(SequenceRow.data).where(
+                    SequenceRow.entry_id == entry_id, SequenceRow.name == NAMES[code]
+                )
             )
-            if len(results) == limit:
-                break
+            terms = chunks.decode_ints(encoding, data or b"", needed)
+        place = first_match(terms, want)
+        if place is None or (place == 0) != at_start:
+            continue
+        results.append(
+            {
+                "id": format_id(entry_id),
+                "name": name,
+                "sequence": NAMES[code],
+                "index": start + place,
+            }
+        )
     return results
+
+
+def first_match(terms: np.ndarray, want: np.ndarray) -> int | None:
+    """The first place where ``want`` occurs in ``terms``, or None."""
+    if len(terms) < len(want):
+        return None
+    windows = np.lib.stride_tricks.sliding_window_view(terms, len(want))
+    hits = np.flatnonzero((windows == want).all(axis=1))
+    return int(hits[0]) if hits.size else None
 
 
 def _search_words(
@@ -267,8 +361,7 @@ def _search_words(
     for word in words:
         field, _, value = word.partition(":")
         if value and field.lower() == "id":
-            number = value.upper().lstrip("W")
-            query = query.where(Entry.id == (int(number) if number.isdigit() else -1))
+            query = query.where(Entry.id == parse_id(value))
         elif value and field.lower() == "keyword":
             query = query.where(
                 Entry.id.in_(

@@ -2,6 +2,7 @@
 
 import pytest
 
+from catalog.errors import BadInput
 from catalog.games.definition import (
     MAX_ALTER_CELLS,
     MAX_STEP,
@@ -40,6 +41,13 @@ def test_moves_inside_rays_and_multiples_of_rays_are_dropped():
     assert key({"rays": [[2, 2]]}) != key({"rays": [[1, 1]]})
 
 
+@pytest.mark.parametrize("ray", [[1, 0], [0, 1], [1, 1]])
+def test_a_move_equal_to_a_ray_is_dropped(ray):
+    game = canonicalize({**WYTHOFF, "moves": [ray, [1, 2]]})
+    assert game.moves == ((1, 2),)
+    assert game.key == key({**WYTHOFF, "moves": [[1, 2]]})
+
+
 def test_different_games_differ():
     assert key(WYTHOFF) != key({**WYTHOFF, "alter": {"N": [[0, 0]]}})
     assert key({**WYTHOFF, "alter": {"N": [[0, 0]]}}) != key(
@@ -69,9 +77,27 @@ def test_bad_definitions_name_the_field(definition, message):
         canonicalize(definition)
 
 
-def test_not_json():
-    with pytest.raises(DefinitionError, match="not valid JSON"):
-        parse_json("{rays: }")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{rays: }", "not valid JSON"),
+        ("[" * 60_000 + "]" * 60_000, "nested 60000 levels deep"),
+        ('{"rays": [[1, 0]], "rays": [[0, 1]]}', "key 'rays' given twice"),
+        ('{"alter": {"P": [], "P": [[0, 0]]}}', "key 'P' given twice"),
+        ('{"rays": [[1' + "0" * 5000 + ", 0]]}", "a number has more than 400 digits"),
+        ('{"rays": [[1, 0]]}\x00', "must not contain NUL"),
+    ],
+)
+def test_bad_json(text, message):
+    with pytest.raises(BadInput, match=message):
+        parse_json(text)
+
+
+def test_brackets_inside_strings_are_not_nesting():
+    # Deep brackets in a string are text: the definition fails on the rule name.
+    with pytest.raises(DefinitionError, match="unknown rule"):
+        parse_json('{"special": ["' + "[" * 100 + '"]}')
+    assert parse_json('{"rays": [[1, 0]], "alter": {"P": [[0, 0]]}}').forced_p
 
 
 def test_definition_error_is_a_value_error():

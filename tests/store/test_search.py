@@ -1,13 +1,22 @@
 """Search by terms, ids, keywords and words; the OEIS export; on both databases."""
 
+import random
+
 import pytest
+from sqlalchemy import select
 
 from catalog import p_positions
+from catalog.games.definition import canonicalize
 from catalog.store import search
+from catalog.store.derived import read_sequences
+from catalog.store.entries import add_entry
 from catalog.store.fill import fill
+from catalog.store.ids import format_id
+from catalog.store.models import Entry
 from catalog.store.seed import load_seeds, read_seed, seed_dir
 
 MAHARAJA = read_seed(seed_dir() / "W000004.json")["definition"]
+WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
 
 @pytest.fixture
@@ -77,8 +86,129 @@ def test_ids_keywords_and_words(catalog_maker):
         ("1.5,2,3", "not a list of integers"),
         ("1,2", "at least 3 terms"),
         (",".join(["1"] * 65), "at most 64 terms"),
+        ("1,2," + "9" * 19, "at most 4611686018427387903"),
+        ("1,2,٣", "ASCII digits"),
+        ("１ ２ ３", "ASCII digits"),
+        ("wythoff\x00", "NUL"),
+        ("nim " * 600, "at most 2000 characters"),
+        ("nim " * 17, "at most 16 words"),
+        ("id:W００００01", "not an entry ID"),
+        ("keyword:" + "k" * 65, "at most 64 characters"),
     ],
 )
 def test_bad_queries(query, message):
     with pytest.raises(search.BadQuery, match=message):
         search.parse(query)
+
+
+# -- every answer against a brute-force search over the stored sequences ---
+
+
+@pytest.fixture
+def wide_maker(maker):
+    """Every seed, and Wythoff's Nim with a far-off move pair added (their
+    sequences share long prefixes with Wythoff's), filled past the indexed
+    terms so that queries can straddle the index's end."""
+    with maker.begin() as session:
+        load_seeds(session)
+        for a, b in ((40, 70), (90, 130), (7, 300)):
+            game = canonicalize({**WYTHOFF, "moves": [[a, b], [b, a]]})
+            add_entry(session, game, name=f"adjoined ({a},{b})")
+    with maker() as session:
+        numbers = list(session.scalars(select(Entry.id).order_by(Entry.id)))
+    for number in numbers:
+        fill(maker, number, search.INDEXED_TERMS + 60)
+    return maker
+
+
+def stored_sequences(session):
+    """(entry number, name, sequence name, offset, terms) of every stored
+    sequence."""
+    entries = session.execute(select(Entry.id, Entry.name).order_by(Entry.id)).all()
+    return [
+        (number, name, kind, s["offset"], s["terms"].tolist())
+        for number, name in entries
+        for kind, s in read_sequences(session, number).items()
+    ]
+
+
+def reference(stored, want):
+    """Every (entry, sequence) whose first INDEXED_TERMS terms hold ``want``,
+    at its first place, ranked: at the start first, then by sequence, then
+    by entry. A text search over every stored sequence."""
+    needle = "," + ",".join(map(str, want)) + ","
+    hits = []
+    for number, name, kind, offset, terms in stored:
+        text = "," + ",".join(map(str, terms[: search.INDEXED_TERMS])) + ","
+        found = text.find(needle)
+        if found >= 0:
+            place = text.count(",", 0, found)  # terms before the match
+            rank = (place != 0, search.KINDS[kind], number)
+            doc = {
+                "id": format_id(number),
+                "name": name,
+                "sequence": kind,
+                "index": offset + place,
+            }
+            hits.append((rank, doc))
+    return [doc for _, doc in sorted(hits, key=lambda hit: hit[0])]
+
+
+def random_queries(stored, rng, count):
+    """Runs of stored terms (some across the indexed end), the same with one
+    term changed, and random 0/1 runs: lengths 3 to 64."""
+    queries: list[list[int]] = []
+    while len(queries) < count:
+        terms = rng.choice(stored)[-1]
+        length = rng.choice([3, 4, 5, 8, 12, 15, 16, 17, 24, 40, 64])
+        style = rng.random()
+        if style < 0.15:
+            queries.append([rng.randrange(2) for _ in range(length)])
+            continue
+        if len(terms) < length:
+            continue
+        start = rng.randrange(len(terms) - length + 1)
+        if style < 0.3:  # near the end of the indexed terms
+            start = max(0, search.INDEXED_TERMS - length + rng.randrange(-3, 4))
+            start = min(start, len(terms) - length)
+        query = terms[start : start + length]
+        if style > 0.8:
+            i = rng.randrange(length)
+            query[i] = max(0, query[i] + rng.choice([-1, 1]))
+        queries.append(query)
+    return queries
+
+
+def test_every_answer_is_the_brute_force_answer(wide_maker):
+    rng = random.Random(14)
+    with wide_maker() as session:
+        stored = stored_sequences(session)
+        queries = random_queries(stored, rng, 150)
+        # Twelve terms of W000001's bits (A003849): shorter than the bits' gram.
+        fibonacci = [0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0]
+        wythoff = {"id": "W000001", "name": "Wythoff's Nim", "sequence": "bits"}
+        assert {**wythoff, "index": 1} in reference(stored, fibonacci)
+        queries.append(fibonacci)
+        for want in queries:
+            expected = reference(stored, want)
+            query = search.parse(",".join(map(str, want)))
+            got, more = search.search(session, query, 0, 1000)
+            assert (got, more) == (expected, False), want
+            # Pages of 3 agree with the whole list: from a random offset, and
+            # the last full page, which has nothing after it.
+            for offset in (rng.randrange(len(expected) + 1), len(expected) - 3):
+                if offset >= 0:
+                    page, more = search.search(session, query, offset, 3)
+                    assert page == expected[offset : offset + 3], (want, offset)
+                    assert more == (offset + 3 < len(expected)), (want, offset)
+
+
+def test_a_sequence_read_past_its_first_bytes(catalog_maker, monkeypatch):
+    """When the first bytes of a stored sequence do not hold its indexed
+    terms, the whole sequence is read: the answer is the same."""
+    query = search.parse("1,3,4,6,8,9,11,12")
+    with catalog_maker() as session:
+        expected = search.search(session, query)
+        monkeypatch.setattr(search, "_HEAD_BYTES", 8)
+        assert search.search(session, query) == expected
+    assert expected[0]

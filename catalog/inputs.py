@@ -1,0 +1,119 @@
+"""What a user types, parsed the same way by the command line and the API.
+
+Integers are written with ASCII digits only (an optional sign, no
+underscores, no other scripts' digits: ``٣٠`` and ``３０`` are refused
+everywhere, although Python's ``int()`` takes them). Text parameters carry
+no NUL byte (PostgreSQL refuses them, SQLite's ``LIKE`` stops at them) and
+stay within the lengths stated here, each limit once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from catalog.errors import BadInput
+
+#: Most digits of an integer argument (the far-out ``is-p`` takes coordinates
+#: up to 10^300); longer text is refused before it is converted.
+MAX_INT_DIGITS = 400
+#: Most characters of a search query (``q``): 64 terms of up to 19 digits fit.
+MAX_QUERY_LENGTH = 2000
+#: Most words of a query by words (each adds a condition to one SQL query).
+MAX_QUERY_WORDS = 16
+#: Most characters of a keyword (the ``entry_keywords.keyword`` column).
+MAX_KEYWORD_LENGTH = 64
+#: Most characters of an entry's name (the ``entries.name`` column).
+MAX_NAME_LENGTH = 200
+#: Most characters of a definition given as JSON text.
+MAX_DEFINITION_LENGTH = 10_000_000
+#: Deepest nesting of arrays and objects in a definition (the deepest valid
+#: one, ``{"alter": {"P": [[x, y]]}}``, has 4).
+MAX_DEFINITION_DEPTH = 8
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: ASCII whitespace only: ``str.strip()`` would also take U+3000 and friends.
+SPACE = " \t\r\n\f\v"
+
+
+class BadValue(BadInput):
+    """A parameter's value is wrong: ``"{name}: {problem}"``. The parts are
+    kept for callers that name the parameter their own way (click)."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(f"{name}: {problem}")
+        self.name = name
+        self.problem = problem
+
+
+def parse_int(
+    text: str,
+    name: str,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """The integer ``text`` writes in ASCII digits, within [minimum, maximum].
+
+    Raises
+    ------
+    BadValue
+        Naming ``name``: not an integer, too many digits, or out of range.
+    """
+    if not isinstance(text, str):
+        raise BadValue(name, "must be an integer")
+    stripped = text.strip(SPACE)
+    if not _INTEGER.fullmatch(stripped):
+        raise BadValue(name, f"must be an integer, not {shown(text)}")
+    if len(stripped.lstrip("+-").lstrip("0")) > MAX_INT_DIGITS:
+        if maximum is not None and not stripped.startswith("-"):
+            raise BadValue(name, f"must be at most {maximum}")
+        raise BadValue(name, f"must have at most {MAX_INT_DIGITS} digits")
+    return check_int(int(stripped), name, minimum, maximum)
+
+
+def check_int(
+    value: int, name: str, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """``value`` if it lies in [minimum, maximum], else a BadValue naming it."""
+    if minimum is not None and value < minimum:
+        if minimum == 0:
+            raise BadValue(name, "must be non-negative")
+        raise BadValue(name, f"must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise BadValue(name, f"must be at most {maximum}")
+    return value
+
+
+def check_text(
+    value: Any, name: str, max_length: int, *, allow_empty: bool = False
+) -> str:
+    """``value`` if it is text the database can hold: no NUL, valid Unicode
+    (no lone surrogates, which a terminal's undecodable bytes become), not
+    blank unless ``allow_empty``, at most ``max_length`` characters."""
+    if not isinstance(value, str):
+        raise BadValue(name, "must be text")
+    if "\x00" in value:
+        raise BadValue(name, "must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadValue(name, "must be valid UTF-8 text") from None
+    if not allow_empty and not value.strip():
+        raise BadValue(name, "must not be empty")
+    if len(value) > max_length:
+        raise BadValue(name, f"must be at most {max_length} characters long")
+    return value
+
+
+def parse_words(text: str, name: str) -> list[str]:
+    """The words of a query by words: checked text of at most
+    :data:`MAX_QUERY_LENGTH` characters and :data:`MAX_QUERY_WORDS` words."""
+    words = check_text(text, name, MAX_QUERY_LENGTH, allow_empty=True).split()
+    if len(words) > MAX_QUERY_WORDS:
+        raise BadValue(name, f"at most {MAX_QUERY_WORDS} words")
+    return words
+
+
+def shown(text: str) -> str:
+    """A short, printable quotation of what the user gave."""
+    return repr(text[:40] + ("…" if len(text) > 40 else ""))

@@ -1,0 +1,84 @@
+"""What users type: integers in ASCII digits only, text the database holds."""
+
+import pytest
+
+from catalog.errors import BadInput
+from catalog.inputs import MAX_INT_DIGITS, check_text, parse_int
+from catalog.store.ids import BadId, parse_id
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("0", 0), ("42", 42), (" 42\n", 42), ("+7", 7), ("-3", -3), ("0007", 7)],
+)
+def test_ascii_integers(text, value):
+    assert parse_int(text, "n") == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "٣٠",
+        "３０",
+        "3０",
+        "²",
+        "1_000",
+        "1e3",
+        "0x10",
+        "",
+        " ",
+        "1 2",
+        "30\u3000",
+        "--1",
+    ],
+)
+def test_anything_else_is_not_an_integer(text):
+    with pytest.raises(BadInput, match=r"^n: must be an integer"):
+        parse_int(text, "n")
+
+
+def test_ranges_and_digits():
+    assert parse_int("9" * MAX_INT_DIGITS, "x") == 10**MAX_INT_DIGITS - 1
+    with pytest.raises(BadInput, match=r"^x: must have at most 400 digits$"):
+        parse_int("9" * (MAX_INT_DIGITS + 1), "x")
+    with pytest.raises(BadInput, match=r"^n: must be at most 10$"):
+        parse_int("1" + "0" * 5000, "n", 0, 10)
+    with pytest.raises(BadInput, match=r"^n: must be non-negative$"):
+        parse_int("-1", "n", 0)
+    with pytest.raises(BadInput, match=r"^n: must be at least 1$"):
+        parse_int("0", "n", 1)
+    assert parse_int("10", "n", 0, 10) == 10
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("a\x00b", "name: must not contain NUL characters"),
+        ("\udcff", "name: must be valid UTF-8 text"),
+        ("", "name: must not be empty"),
+        ("  ", "name: must not be empty"),
+        ("x" * 201, "name: must be at most 200 characters long"),
+        (3, "name: must be text"),
+    ],
+)
+def test_bad_text(value, message):
+    with pytest.raises(BadInput, match=f"^{message}$"):
+        check_text(value, "name", 200)
+
+
+def test_good_text():
+    assert check_text("x" * 200, "name", 200) == "x" * 200
+    assert check_text("", "keyword", 64, allow_empty=True) == ""
+
+
+@pytest.mark.parametrize(
+    "text", ["W００００01", "W00000١", "W000001\n1", "W0000012", "W000000", "w1", ""]
+)
+def test_ids_are_w_and_six_ascii_digits(text):
+    with pytest.raises(BadId, match="not an entry ID"):
+        parse_id(text)
+
+
+def test_ids():
+    assert parse_id("W000004") == 4
+    assert parse_id(" w000017 ") == 17
