@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from catalog.api import errors, v1
+from catalog.api import errors, pages, v1
 from catalog.api.cache import ResponseCache
 from catalog.config import Settings
 from catalog.service import Store
@@ -52,6 +52,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
     errors.register(app)
+    pages.register(app)  # after the API's error handlers: it wraps them
     app.after_request(_cors)
     return app
 
