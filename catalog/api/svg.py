@@ -75,8 +75,8 @@ def _dots(points: np.ndarray, radius: float, cls: str) -> str:
 
 
 def _radius(n: int, scale: float) -> float:
-    # About 1.6 pixels whatever n is, but never larger than half a cell.
-    return min(0.5, 1.6 / scale) if n > 0 else 0.5
+    # About 2 pixels whatever n is, but never larger than half a cell.
+    return min(0.5, 2.0 / scale) if n > 0 else 0.5
 
 
 def positions_plot(positions: np.ndarray, n: int, title: str) -> Markup:
@@ -129,8 +129,9 @@ def overlay_plot(
     body = _axes(n, scale, "x (pile 1)", "y (pile 2)")
     body.append(_data_group(n, scale))
     body.append(_dots(same, radius, "same"))
-    body.append(_dots(missing, radius * 1.6, "missing"))
-    body.append(_dots(extra, radius * 1.3, "extra"))
+    # The defects are few: larger marks, drawn over the agreeing dots.
+    body.append(_dots(missing, radius * 2, "missing"))
+    body.append(_dots(extra, radius * 1.5, "extra"))
     body.append("</g>")
     dx, dy = offset
     counts = {"same": len(same), "extra": len(extra), "missing": len(missing)}
