@@ -23,10 +23,12 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from catalog import p_positions, service
 from catalog.api import svg
+from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.v1 import int_arg
 from catalog.compute.closed import WYTHOFF_RAYS
@@ -236,16 +238,17 @@ def _theory_figures(
             }
         )
     deviations = doc["invariants"].get("deviations")
-    if deviations is not None and {"a", "b-a"} <= set(doc["sequences"]):
-        values = _deviations(doc["id"], n)
+    if deviations is not None and len(found):
+        values = deviations_in_window(found, n)
         bound = deviations["value"]
-        bounds = (bound["min"], bound["max"]) if deviations["status"] else None
         figures.append(
             {
-                "svg": svg.deviation_plot(values, bounds, "this game"),
+                "svg": svg.deviation_plot(
+                    values, (bound["min"], bound["max"]), "this game"
+                ),
                 "caption": (
-                    f"b_n − a_n − n for the {len(values)} upper P-positions "
-                    f"(a_n, b_n) with b_n < {n}; dashed: the bounds "
+                    f"b_n − a_n − n for the first {len(values)} upper P-positions "
+                    f"(a_n, b_n), those with b_n < {n}; dashed: the bounds "
                     f"{bound['min']} and {bound['max']} ({deviations['status']})."
                 ),
             }
@@ -253,17 +256,23 @@ def _theory_figures(
     return figures
 
 
-def _deviations(wid: str, n: int) -> list[int]:
-    """b_i − a_i − i for the first pairs whose b_i is below n."""
-    store = _store()
-    a = service.sequence(store, wid, "a", 0, n)["terms"]
-    gap = service.sequence(store, wid, "b-a", 0, n)["terms"]
-    out = []
-    for i, (low, diff) in enumerate(zip(a, gap, strict=False)):
-        if low + diff >= n:
-            break
-        out.append(diff - i)
-    return out
+def deviations_in_window(found: np.ndarray, n: int) -> list[int]:
+    """b_i − a_i − i for i = 0, 1, … while (a_i, b_i) lies in the window.
+
+    For a game with one P-position per column (Maharaja-type games), the
+    upper P-positions x ≤ y in column order are (a_0, b_0), (a_1, b_1), …;
+    the first column below n without a P-position in the window is an a_k
+    whose b_k ≥ n, and the pairs in order stop there. The same numbers as
+    the stored sequences ``b-a`` and ``a`` give, without reading them.
+    """
+    columns = found[:, 0]
+    present = np.zeros(n, dtype=bool)
+    present[columns] = True
+    missing = np.flatnonzero(~present)
+    stop = int(missing[0]) if len(missing) else n
+    upper = found[(found[:, 0] <= found[:, 1]) & (columns < stop)]
+    upper = upper[np.argsort(upper[:, 0], kind="stable")]
+    return (upper[:, 1] - upper[:, 0] - np.arange(len(upper))).tolist()
 
 
 def _strip_figures(doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -284,13 +293,12 @@ def _strip_figures(doc: dict[str, Any]) -> list[dict[str, Any]]:
         side = min(
             current_app.config["GRUNDY_PICTURE_N"], current_app.config["MAX_GRUNDY_N"]
         )
-        try:
-            table = service.grundy_table(_store(), doc["id"], side)["grundy"]
-        except CatalogError:
+        picture = _grundy_picture(doc, side)
+        if picture is None:
             return figures
         figures.append(
             {
-                "svg": svg.grundy_heatmap(table, "this game"),
+                "svg": picture,
                 "caption": (
                     f"Sprague–Grundy values for x, y < {side}, (0, 0) at the lower "
                     "left; the zeros are the P-positions."
@@ -298,6 +306,24 @@ def _strip_figures(doc: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return figures
+
+
+def _grundy_picture(doc: dict[str, Any], side: int) -> Markup | None:
+    """The Grundy heat map, kept in the worker's page cache: the values are
+    a function of the definition alone, and computing them is most of an
+    entry page's time."""
+    cache: ResponseCache = current_app.extensions["catalog.pages"]
+    key = ("grundy-svg", json.dumps(doc["definition"], sort_keys=True), side)
+    kept = cache.get(key)
+    if kept is not None:
+        return Markup(kept.body.decode())
+    try:
+        table = service.grundy_table(_store(), doc["id"], side)["grundy"]
+    except CatalogError:
+        return None
+    picture = svg.grundy_heatmap(table, "this game")
+    cache.put(key, Rendered(picture.encode(), "image/svg+xml", None))
+    return picture
 
 
 def _altered(definition: dict[str, Any]) -> bool:

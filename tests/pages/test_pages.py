@@ -209,3 +209,25 @@ def test_templates_and_static_files_ship_with_the_package():
     shipped = {p for g in globs for p in root.glob(g)}
     files = {p for d in ("templates", "static") for p in (root / d).rglob("*")}
     assert files and files == shipped
+
+
+@pytest.mark.parametrize("wid", ["W000004", "W000005", "W000008"])
+def test_deviations_read_off_the_window_match_the_stored_sequences(client, wid):
+    """The picture's b_n − a_n − n, read off the P-positions in the window,
+    against the stored sequences a and b − a (the slow, obvious way)."""
+    from catalog.api.pages import deviations_in_window
+
+    n = 300
+    response, parsed = page(client, f"/{wid}?n={n}")  # fills and stores up to n
+    assert "plot-deviations" in parsed.svgs
+    seq = f"/api/v1/entries/{wid}/sequences"
+    a = client.get(f"{seq}/a").get_json()["terms"]
+    gap = client.get(f"{seq}/b-a").get_json()["terms"]
+    expected = []
+    for i, (low, diff) in enumerate(zip(a, gap, strict=False)):
+        if low + diff >= n:
+            break
+        expected.append(diff - i)
+    found = deviations_in_window(p_positions(definition(wid), n), n)
+    assert found == expected and len(found) > 50
+    assert f"for the first {len(found)} upper" in response.get_data(as_text=True)
