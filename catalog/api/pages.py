@@ -166,6 +166,7 @@ def entry(wid: str) -> Response:
     if found is not None:
         figures.extend(_theory_figures(doc, found, n))
     figures.extend(_strip_figures(doc))
+    dictionary, words = _dictionary_rows(doc)
     return _html(
         render_template(
             "entry.html",
@@ -174,10 +175,11 @@ def entry(wid: str) -> Response:
             note=note,
             figures=figures,
             words=describe(doc["definition"]),
-            definition=json.dumps(doc["definition"]),
+            definition=_definition_json(doc["definition"]),
             references=[_reference(r) for r in doc["references"] or ()],
             invariants=_invariant_rows(doc),
-            dictionary=_dictionary_rows(doc),
+            dictionary=dictionary,
+            dictionary_size=words,
             downloads=_downloads(doc["id"], n),
         )
     )
@@ -344,6 +346,51 @@ _SPECIAL_WORDS = {
 }
 
 
+def boxes(cells: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """Forced cells written back as boxes ``[x0, y0, width, height]`` (runs
+    of rows in a column, merged across neighbouring columns) and the single
+    cells left over: the same set, as a person would write it."""
+    runs: dict[int, list[tuple[int, int]]] = {}
+    for x, y in sorted(map(tuple, cells)):
+        column = runs.setdefault(x, [])
+        if column and column[-1][0] + column[-1][1] == y:
+            column[-1] = (column[-1][0], column[-1][1] + 1)
+        else:
+            column.append((y, 1))
+    open_boxes: dict[tuple[int, int], list[int]] = {}
+    done: list[list[int]] = []
+    for x in sorted(runs):
+        current = {}
+        for y0, height in runs[x]:
+            box = open_boxes.pop((y0, height), None)
+            if box is not None and box[0] + box[2] == x:
+                box[2] += 1
+            else:
+                if box is not None:
+                    done.append(box)
+                box = [x, y0, 1, height]
+            current[(y0, height)] = box
+        done.extend(open_boxes.values())
+        open_boxes = current
+    done.extend(open_boxes.values())
+    done.sort()
+    single = [[x, y] for x, y, w, h in done if w == h == 1]
+    return [b for b in done if b[2] * b[3] > 1], single
+
+
+def as_input(definition: dict[str, Any]) -> dict[str, Any]:
+    """The definition with its forced cells as boxes where they form any:
+    an equal game (the contract's input form), often far shorter."""
+    alter = definition.get("alter") or {}
+    short: dict[str, Any] = {}
+    for label in ("P", "N"):
+        found, single = boxes(alter.get(label) or [])
+        short[label] = single
+        if found:
+            short[f"{label}_boxes"] = found
+    return {**definition, "alter": short}
+
+
 def describe(definition: dict[str, Any]) -> list[str]:
     """The definition in words, one sentence per kind of rule."""
     out = []
@@ -358,20 +405,30 @@ def describe(definition: dict[str, Any]) -> list[str]:
     for rule in definition.get("special") or ():
         out.append(_SPECIAL_WORDS.get(rule, rule))
     sentences = ["A move may " + "; or ".join(out) + "."] if out else []
-    alter = definition.get("alter") or {}
+    alter = as_input(definition)["alter"]
     for label in ("P", "N"):
         cells = alter.get(label) or []
-        boxes = alter.get(f"{label}_boxes") or []
-        if cells or boxes:
-            parts = [", ".join(f"({x}, {y})" for x, y in cells[:40])]
-            if len(cells) > 40:
-                parts[0] += f" and {len(cells) - 40} more"
-            parts.extend(
-                f"the {w}×{h} box from ({x}, {y})" for x, y, w, h in boxes[:20]
-            )
-            forced = "; ".join(p for p in parts if p)
-            sentences.append(f"Forced {label}-positions: {forced}.")
+        found = alter.get(f"{label}_boxes") or []
+        parts = [f"the {w}×{h} box from ({x}, {y})" for x, y, w, h in found[:20]]
+        if len(found) > 20:
+            parts.append(f"{len(found) - 20} more boxes")
+        if cells:
+            shown = ", ".join(f"({x}, {y})" for x, y in cells[:40])
+            more = f" and {len(cells) - 40} more cells" if len(cells) > 40 else ""
+            parts.append(shown + more)
+        if parts:
+            sentences.append(f"Forced {label}-positions: {'; '.join(parts)}.")
     return sentences
+
+
+def _definition_json(definition: dict[str, Any]) -> dict[str, Any]:
+    """The stored definition as JSON, or the same game with boxes when that
+    is shorter (a forced 100×100 box is 10,000 stored cells)."""
+    stored = json.dumps(definition)
+    short = json.dumps(as_input(definition))
+    if len(short) < len(stored):
+        return {"text": _shorten(short, 20_000), "boxes": True}
+    return {"text": _shorten(stored, 20_000), "boxes": False}
 
 
 def _reference(ref: dict[str, Any]) -> dict[str, Any]:
@@ -400,27 +457,44 @@ def _invariant_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
                 "value": value,
                 "status": item.get("status"),
                 "source": item.get("source"),
-                "details": json.dumps(extra, ensure_ascii=False) if extra else "",
+                "details": _shorten(json.dumps(extra, ensure_ascii=False))
+                if extra
+                else "",
             }
         )
     return rows
 
 
-def _dictionary_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
+#: Most dictionary rows on a page; a game without a finite dictionary (such
+#: as (3,5)-Maharaja) has thousands of words, all in the API's document.
+DICTIONARY_ROWS = 40
+
+
+def _shorten(text: str, most: int = 2000) -> str:
+    """At most ``most`` characters: the whole document is in the API."""
+    return text if len(text) <= most else text[:most] + " …"
+
+
+def _dictionary_rows(doc: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """The first rows of the dictionary table, by first occurrence, and the
+    number of words in all."""
     item = doc["invariants"].get("dictionary")
     if item is None:
-        return []
+        return [], 0
     equations = (item.get("paper") or {}).get("equations", {})
-    return [
+    first = item.get("first") or {}
+    words = sorted(item["value"], key=lambda w: (first.get(w, 0), w))
+    rows = [
         {
             "word": word,
-            "translate": translate,
+            "translate": item["value"][word],
             "equation": equations.get(word, "not in the paper"),
-            "first": (item.get("first") or {}).get(word),
+            "first": first.get(word),
             "count": (item.get("counts") or {}).get(word),
         }
-        for word, translate in item["value"].items()
+        for word in words[:DICTIONARY_ROWS]
     ]
+    return rows, len(words)
 
 
 def _downloads(wid: str, n: int) -> list[tuple[str, str]]:

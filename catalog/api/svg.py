@@ -68,6 +68,15 @@ def _data_group(n: int, scale: float) -> str:
 
 
 def _dots(points: np.ndarray, radius: float, cls: str) -> str:
+    """One ``<path>`` holding a zero-length subpath ``M x y h0`` per point,
+    drawn as a dot by its round line cap: a tenth of the bytes of a
+    ``<circle>`` each, which keeps a dense window (a forced box of 10^4
+    cells) well under the page-weight goal."""
+    d = "".join(f"M{x} {y}h0" for x, y in points.tolist())
+    return f'<path class="{cls}" stroke-width="{_num(2 * radius)}" d="{d}"/>'
+
+
+def _rings(points: np.ndarray, radius: float, cls: str) -> str:
     r = _num(radius)
     return "".join(
         f'<circle class="{cls}" cx="{x}" cy="{y}" r="{r}"/>' for x, y in points.tolist()
@@ -82,8 +91,8 @@ def _radius(n: int, scale: float) -> float:
 def positions_plot(positions: np.ndarray, n: int, title: str) -> Markup:
     """The P-positions with x, y < n, and the lines y = φx and y = x/φ.
 
-    ``positions`` is a (k, 2) array; each P-position is one
-    ``<circle class="pt">``.
+    ``positions`` is a (k, 2) array; each P-position is one subpath
+    ``M x y h0`` of the ``<path class="pt">``.
     """
     n = max(n, 1)
     scale = SIZE / n
@@ -115,8 +124,9 @@ def overlay_plot(
     (Hu–Sleator–Tsin, Figures 2–3), with the defects marked.
 
     ``wythoff`` holds Wythoff's P-positions already shifted by −offset. Cells
-    in both are ``pt same``; the game's alone ``pt extra``; Wythoff's alone
-    ``pt missing`` (rings). Returns the picture and the three counts.
+    in both are the path ``same``; the game's alone the path ``extra``;
+    Wythoff's alone ``<circle class="missing">`` rings. Returns the picture
+    and the three counts.
     """
     n = max(n, 1)
     scale = SIZE / n
@@ -130,7 +140,7 @@ def overlay_plot(
     body.append(_data_group(n, scale))
     body.append(_dots(same, radius, "same"))
     # The defects are few: larger marks, drawn over the agreeing dots.
-    body.append(_dots(missing, radius * 2, "missing"))
+    body.append(_rings(missing, radius * 2, "missing"))
     body.append(_dots(extra, radius * 1.5, "extra"))
     body.append("</g>")
     dx, dy = offset

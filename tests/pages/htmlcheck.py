@@ -7,6 +7,7 @@ the required elements, unique ids, and an accessible name for every picture.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from html.parser import HTMLParser
 
@@ -48,9 +49,10 @@ class Page(HTMLParser):
             self.scripts += 1
         if tag == "svg":
             self._svg = found.get("id") or f"svg{len(self.svgs)}"
-            self.svgs[self._svg] = {"attrs": found, "elements": Counter()}
+            self.svgs[self._svg] = {"attrs": found, "elements": Counter(), "all": []}
         elif self._svg is not None:
             self.svgs[self._svg]["elements"][(tag, found.get("class"))] += 1
+            self.svgs[self._svg]["all"].append((tag, found))
         return found
 
     def handle_starttag(self, tag, attrs):
@@ -102,3 +104,14 @@ class Page(HTMLParser):
 
     def count(self, svg: str, tag: str, cls: str | None) -> int:
         return self.svgs[svg]["elements"][(tag, cls)]
+
+    def dots(self, svg: str, cls: str) -> list[tuple[int, int]]:
+        """The points of the picture's ``<path class=cls>``: one ``M x y h0``
+        subpath each."""
+        paths = [
+            a for t, a in self.svgs[svg]["all"] if t == "path" and a.get("class") == cls
+        ]
+        assert len(paths) == 1, paths
+        d = paths[0]["d"] or ""
+        assert re.fullmatch(r"(M\d+ \d+h0)*", d), d[:80]
+        return [(int(x), int(y)) for x, y in re.findall(r"M(\d+) (\d+)h0", d)]

@@ -36,8 +36,8 @@ def test_every_seeded_entry_page(client, wid):
     assert "plot-positions" in parsed.svgs
     # The plot draws every P-position of the window, one dot each.
     n = DEFAULTS["PLOT_N"]
-    expected = len(p_positions(seed["definition"], n))
-    assert parsed.count("plot-positions", "circle", "pt") == expected
+    expected = p_positions(seed["definition"], n).tolist()
+    assert parsed.dots("plot-positions", "pt") == [tuple(p) for p in expected]
     # Downloads and the API link point at routes that answer.
     assert f'href="/api/v1/entries/{wid}"' in text
     assert client.get(
@@ -51,8 +51,8 @@ def test_every_seeded_entry_page(client, wid):
 @pytest.mark.parametrize("n", [1, 37, 500])
 def test_plot_window_follows_n(client, n):
     _, parsed = page(client, f"/W000004?n={n}")
-    expected = len(p_positions(definition("W000004"), n))
-    assert parsed.count("plot-positions", "circle", "pt") == expected
+    expected = p_positions(definition("W000004"), n).tolist()
+    assert parsed.dots("plot-positions", "pt") == [tuple(p) for p in expected]
 
 
 def test_altered_overlay_marks_the_defects(client):
@@ -68,8 +68,8 @@ def test_altered_overlay_marks_the_defects(client):
         for x, y in p_positions(definition("W000001"), n + max(dx, dy)).tolist()
         if 0 <= x - dx < n and 0 <= y - dy < n
     }
-    assert parsed.count("plot-overlay", "circle", "same") == len(mine & wythoff)
-    assert parsed.count("plot-overlay", "circle", "extra") == len(mine - wythoff)
+    assert set(parsed.dots("plot-overlay", "same")) == mine & wythoff
+    assert set(parsed.dots("plot-overlay", "extra")) == mine - wythoff
     assert parsed.count("plot-overlay", "circle", "missing") == len(wythoff - mine)
     assert mine - wythoff  # the defects are there to see
 
