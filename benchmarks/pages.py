@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import statistics
 import sys
 import tempfile
@@ -45,21 +46,24 @@ def main() -> int:
         for wid in entries:
             first = client.get(f"/{wid}")  # invariants stored, numba compiled
             assert first.status_code == 200, (wid, first.status_code)
-            times = []
+            times, cpu = [], []
             for _ in range(args.repeat):
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.thread_time()
                 response = client.get(f"/{wid}")
                 times.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.thread_time() - start_cpu) * 1000)
                 assert response.status_code == 200
             p50 = statistics.median(times)
             kb = len(response.data) / 1024
             gz = len(gzip.compress(response.data)) / 1024
-            rows.append((wid, p50, max(times), kb, gz))
+            rows.append((wid, p50, statistics.median(cpu), kb, gz))
             worst_ms, worst_kb = max(worst_ms, p50), max(worst_kb, kb)
         store.dispose()
-    print(f"{'entry':8} {'p50 ms':>8} {'max ms':>8} {'KB':>8} {'gzip KB':>8}")
-    for wid, p50, slowest, kb, gz in rows:
-        print(f"{wid:8} {p50:8.1f} {slowest:8.1f} {kb:8.1f} {gz:8.1f}")
+    # CPU time shows what the page costs when the machine is shared.
+    print(f"{'entry':8} {'p50 ms':>8} {'cpu ms':>8} {'KB':>8} {'gzip KB':>8}")
+    for wid, p50, cpu_ms, kb, gz in rows:
+        print(f"{wid:8} {p50:8.1f} {cpu_ms:8.1f} {kb:8.1f} {gz:8.1f}")
+    print(f"load average: {os.getloadavg()[0]:.2f}")
     ok_ms, ok_kb = worst_ms <= GOAL_MS, worst_kb < GOAL_KB
     print(
         f"slowest p50 {worst_ms:.1f} ms (goal <= {GOAL_MS:.0f}): "

@@ -167,6 +167,7 @@ def entry(wid: str) -> Response:
         figures.extend(_theory_figures(doc, found, n))
     figures.extend(_strip_figures(doc))
     dictionary, words = _dictionary_rows(doc)
+    short = as_input(doc["definition"])
     return _html(
         render_template(
             "entry.html",
@@ -174,8 +175,8 @@ def entry(wid: str) -> Response:
             n=n,
             note=note,
             figures=figures,
-            words=describe(doc["definition"]),
-            definition=_definition_json(doc["definition"]),
+            words=describe(doc["definition"], short),
+            definition=_definition_json(doc["definition"], short),
             references=[_reference(r) for r in doc["references"] or ()],
             invariants=_invariant_rows(doc),
             dictionary=dictionary,
@@ -350,31 +351,35 @@ def boxes(cells: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
     """Forced cells written back as boxes ``[x0, y0, width, height]`` (runs
     of rows in a column, merged across neighbouring columns) and the single
     cells left over: the same set, as a person would write it."""
-    runs: dict[int, list[tuple[int, int]]] = {}
-    for x, y in sorted(map(tuple, cells)):
-        column = runs.setdefault(x, [])
-        if column and column[-1][0] + column[-1][1] == y:
-            column[-1] = (column[-1][0], column[-1][1] + 1)
-        else:
-            column.append((y, 1))
+    if not cells:
+        return [], []
+    found = np.unique(np.array(cells, dtype=np.int64).reshape(-1, 2), axis=0)
+    x, y = found[:, 0], found[:, 1]
+    # A run starts where the column changes or the row is not the next one.
+    starts = np.flatnonzero(np.r_[True, (np.diff(x) != 0) | (np.diff(y) != 1)])
+    lengths = np.diff(np.r_[starts, len(found)])
     open_boxes: dict[tuple[int, int], list[int]] = {}
     done: list[list[int]] = []
-    for x in sorted(runs):
-        current = {}
-        for y0, height in runs[x]:
-            box = open_boxes.pop((y0, height), None)
-            if box is not None and box[0] + box[2] == x:
-                box[2] += 1
-            else:
-                if box is not None:
-                    done.append(box)
-                box = [x, y0, 1, height]
-            current[(y0, height)] = box
-        done.extend(open_boxes.values())
-        open_boxes = current
+    column = None
+    current: dict[tuple[int, int], list[int]] = {}
+    for x0, y0, height in zip(
+        x[starts].tolist(), y[starts].tolist(), lengths.tolist(), strict=True
+    ):
+        if x0 != column:  # a new column: close the boxes it does not continue
+            done.extend(open_boxes.values())
+            open_boxes, current, column = current, {}, x0
+        box = open_boxes.pop((y0, height), None)
+        if box is not None and box[0] + box[2] == x0:
+            box[2] += 1
+        else:
+            if box is not None:
+                done.append(box)
+            box = [x0, y0, 1, height]
+        current[(y0, height)] = box
     done.extend(open_boxes.values())
+    done.extend(current.values())
     done.sort()
-    single = [[x, y] for x, y, w, h in done if w == h == 1]
+    single = [[x0, y0] for x0, y0, w, h in done if w == h == 1]
     return [b for b in done if b[2] * b[3] > 1], single
 
 
@@ -391,8 +396,11 @@ def as_input(definition: dict[str, Any]) -> dict[str, Any]:
     return {**definition, "alter": short}
 
 
-def describe(definition: dict[str, Any]) -> list[str]:
-    """The definition in words, one sentence per kind of rule."""
+def describe(
+    definition: dict[str, Any], short: dict[str, Any] | None = None
+) -> list[str]:
+    """The definition in words, one sentence per kind of rule (``short``:
+    its :func:`as_input` form, if already at hand)."""
     out = []
     for a, b in definition.get("rays") or ():
         out.append(
@@ -405,7 +413,7 @@ def describe(definition: dict[str, Any]) -> list[str]:
     for rule in definition.get("special") or ():
         out.append(_SPECIAL_WORDS.get(rule, rule))
     sentences = ["A move may " + "; or ".join(out) + "."] if out else []
-    alter = as_input(definition)["alter"]
+    alter = (short or as_input(definition))["alter"]
     for label in ("P", "N"):
         cells = alter.get(label) or []
         found = alter.get(f"{label}_boxes") or []
@@ -421,13 +429,15 @@ def describe(definition: dict[str, Any]) -> list[str]:
     return sentences
 
 
-def _definition_json(definition: dict[str, Any]) -> dict[str, Any]:
+def _definition_json(
+    definition: dict[str, Any], short: dict[str, Any]
+) -> dict[str, Any]:
     """The stored definition as JSON, or the same game with boxes when that
     is shorter (a forced 100×100 box is 10,000 stored cells)."""
     stored = json.dumps(definition)
-    short = json.dumps(as_input(definition))
-    if len(short) < len(stored):
-        return {"text": _shorten(short, 20_000), "boxes": True}
+    text = json.dumps(short)
+    if len(text) < len(stored):
+        return {"text": _shorten(text, 20_000), "boxes": True}
     return {"text": _shorten(stored, 20_000), "boxes": False}
 
 
