@@ -231,3 +231,19 @@ def test_deviations_read_off_the_window_match_the_stored_sequences(client, wid):
     found = deviations_in_window(p_positions(definition(wid), n), n)
     assert found == expected and len(found) > 50
     assert f"for the first {len(found)} upper" in response.get_data(as_text=True)
+
+
+def test_an_endless_dictionary_is_cut_short(client):
+    """(3,5)-Maharaja has no finite dictionary: the page shows its first 40
+    words and says how many the API's document has."""
+    from catalog.api.words import DICTIONARY_ROWS
+
+    response, parsed = page(client, "/W000006")
+    doc = client.get("/api/v1/entries/W000006").get_json()
+    total = len(doc["dictionary"])
+    assert total > DICTIONARY_ROWS
+    text = response.get_data(as_text=True)
+    assert f"The first {DICTIONARY_ROWS} of {total} words" in text
+    table = text[text.index('<table class="dictionary">') :]
+    table = table[: table.index("</table>")]
+    assert table.count("<tr>") == DICTIONARY_ROWS + 1  # and the header
