@@ -119,13 +119,13 @@ def describe(
 def definition_json(
     definition: dict[str, Any], short: dict[str, Any]
 ) -> dict[str, Any]:
-    """The stored definition as JSON, or the same game with boxes when that
-    is shorter (a forced 100×100 box is 10,000 stored cells)."""
-    stored = json.dumps(definition)
-    text = json.dumps(short)
-    if len(text) < len(stored):
-        return {"text": shorten(text, 20_000), "boxes": True}
-    return {"text": shorten(stored, 20_000), "boxes": False}
+    """The definition as JSON, with forced cells as boxes where they form any
+    (``short``, from :func:`as_input`; a forced 100×100 box is 10,000 stored
+    cells). Without boxes it is the stored definition itself."""
+    alter = short.get("alter") or {}
+    has_boxes = any(k.endswith("_boxes") for k in alter)
+    chosen = short if has_boxes else definition
+    return {"text": shorten(json.dumps(chosen), 20_000), "boxes": has_boxes}
 
 
 def reference(ref: dict[str, Any]) -> dict[str, Any]:

@@ -247,3 +247,10 @@ def test_an_endless_dictionary_is_cut_short(client):
     table = text[text.index('<table class="dictionary">') :]
     table = table[: table.index("</table>")]
     assert table.count("<tr>") == DICTIONARY_ROWS + 1  # and the header
+
+
+def test_forced_box_shown_as_a_box(client):
+    response, _ = page(client, "/W000015")
+    text = response.get_data(as_text=True)
+    assert "the 100×100 box from (0, 0)" in text
+    assert "&#34;P_boxes&#34;: [[0, 0, 100, 100]]" in text
