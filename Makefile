@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-search bench-theory bench-cost serve
+.PHONY: help install test lint fmt bench bench-api bench-cost bench-pages bench-search bench-theory serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -21,6 +21,9 @@ bench:  ## the compute engine's goals (benchmarks/run.py)
 
 bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
 	$(PY) benchmarks/api.py
+
+bench-pages:  ## entry pages: render time and page weight (benchmarks/pages.py)
+	$(PY) benchmarks/pages.py
 
 bench-theory:  ## invariants: adjoinable, far-out is-p, each seed's invariants (benchmarks/theory.py)
 	$(PY) benchmarks/theory.py

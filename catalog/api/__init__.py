@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from catalog.api import errors, v1
+from catalog.api import errors, pages, v1
 from catalog.api.cache import ResponseCache
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
@@ -68,6 +68,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for name, view in list(app.view_functions.items()):
         app.view_functions[name] = _retrying(view)
     errors.register(app)
+    pages.register(app)  # after the API's error handlers: it wraps them
     app.after_request(_cors)
     return app
 

@@ -123,10 +123,10 @@ def entries() -> Response:
 
 @bp.get("/entries/<wid>")
 def entry(wid: str) -> Response:
-    """What ``wythoff show`` prints."""
-    return _cached(
-        jsonify(service.show(_store(), wid)), current_app.config["ENTRY_MAX_AGE"]
-    )
+    """What ``wythoff show`` prints, and ``page``: the entry's web page."""
+    doc = service.show(_store(), wid)
+    doc["page"] = url_for("pages.entry", wid=doc["id"])
+    return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])
 
 
 @bp.get("/entries/<wid>/p-positions")

@@ -12,7 +12,8 @@ def test_entry_is_the_show_document(client, app):
     from catalog import service
 
     body = client.get("/api/v1/entries/W000002").get_json()
-    assert body == service.show(app.extensions["catalog"], "W000002")
+    shown = service.show(app.extensions["catalog"], "W000002")
+    assert body == {**shown, "page": "/W000002"}
 
 
 def test_positions_whole_payload(client):

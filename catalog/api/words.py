@@ -1,0 +1,194 @@
+"""The entry document laid out for reading: pure functions from the
+document (and its definition) to what the entry page's template shows.
+
+The definition in words, with forced cells written back as boxes; the
+references with their links; the invariants and the dictionary as table rows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+_ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5})", re.IGNORECASE)
+
+
+def altered(definition: dict[str, Any]) -> bool:
+    alter = definition.get("alter") or {}
+    return any(alter.get(k) for k in ("P", "N", "P_boxes", "N_boxes"))
+
+
+_RAY_WORDS = {
+    (1, 0): "take any number of stones from pile 1",
+    (0, 1): "take any number of stones from pile 2",
+    (1, 1): "take the same number of stones from both piles",
+}
+_SPECIAL_WORDS = {
+    "ho-restriction": "while the piles differ, the smaller pile may not be "
+    "reduced alone (Ho's restriction)",
+    "ho-extension": "also take k ≥ 1 stones from the smaller pile and fewer than "
+    "k from the other (Ho's extension)",
+}
+
+
+def boxes(cells: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """Forced cells written back as boxes ``[x0, y0, width, height]`` (runs
+    of rows in a column, merged across neighbouring columns) and the single
+    cells left over: the same set, as a person would write it."""
+    if not cells:
+        return [], []
+    found = np.unique(np.array(cells, dtype=np.int64).reshape(-1, 2), axis=0)
+    x, y = found[:, 0], found[:, 1]
+    # A run starts where the column changes or the row is not the next one.
+    starts = np.flatnonzero(np.r_[True, (np.diff(x) != 0) | (np.diff(y) != 1)])
+    lengths = np.diff(np.r_[starts, len(found)])
+    open_boxes: dict[tuple[int, int], list[int]] = {}
+    done: list[list[int]] = []
+    column = None
+    current: dict[tuple[int, int], list[int]] = {}
+    for x0, y0, height in zip(
+        x[starts].tolist(), y[starts].tolist(), lengths.tolist(), strict=True
+    ):
+        if x0 != column:  # a new column: close the boxes it does not continue
+            done.extend(open_boxes.values())
+            open_boxes, current, column = current, {}, x0
+        box = open_boxes.pop((y0, height), None)
+        if box is not None and box[0] + box[2] == x0:
+            box[2] += 1
+        else:
+            if box is not None:
+                done.append(box)
+            box = [x0, y0, 1, height]
+        current[(y0, height)] = box
+    done.extend(open_boxes.values())
+    done.extend(current.values())
+    done.sort()
+    single = [[x0, y0] for x0, y0, w, h in done if w == h == 1]
+    return [b for b in done if b[2] * b[3] > 1], single
+
+
+def as_input(definition: dict[str, Any]) -> dict[str, Any]:
+    """The definition with its forced cells as boxes where they form any:
+    an equal game (the contract's input form), often far shorter."""
+    alter = definition.get("alter") or {}
+    short: dict[str, Any] = {}
+    for label in ("P", "N"):
+        found, single = boxes(alter.get(label) or [])
+        short[label] = single
+        if found:
+            short[f"{label}_boxes"] = found
+    return {**definition, "alter": short}
+
+
+def describe(
+    definition: dict[str, Any], short: dict[str, Any] | None = None
+) -> list[str]:
+    """The definition in words, one sentence per kind of rule (``short``:
+    its :func:`as_input` form, if already at hand)."""
+    out = []
+    for a, b in definition.get("rays") or ():
+        out.append(
+            _RAY_WORDS.get((a, b), f"take {a}k from pile 1 and {b}k from pile 2, k ≥ 1")
+        )
+    moves = definition.get("moves") or []
+    if moves:
+        listed = ", ".join(f"({a}, {b})" for a, b in moves)
+        out.append(f"make one of the single moves {listed} (take a, b stones)")
+    for rule in definition.get("special") or ():
+        out.append(_SPECIAL_WORDS.get(rule, rule))
+    sentences = ["A move may " + "; or ".join(out) + "."] if out else []
+    alter = (short or as_input(definition))["alter"]
+    for label in ("P", "N"):
+        cells = alter.get(label) or []
+        found = alter.get(f"{label}_boxes") or []
+        parts = [f"the {w}×{h} box from ({x}, {y})" for x, y, w, h in found[:20]]
+        if len(found) > 20:
+            parts.append(f"{len(found) - 20} more boxes")
+        if cells:
+            shown = ", ".join(f"({x}, {y})" for x, y in cells[:40])
+            more = f" and {len(cells) - 40} more cells" if len(cells) > 40 else ""
+            parts.append(shown + more)
+        if parts:
+            sentences.append(f"Forced {label}-positions: {'; '.join(parts)}.")
+    return sentences
+
+
+def definition_json(
+    definition: dict[str, Any], short: dict[str, Any]
+) -> dict[str, Any]:
+    """The definition as JSON, with forced cells as boxes where they form any
+    (``short``, from :func:`as_input`; a forced 100×100 box is 10,000 stored
+    cells). Without boxes it is the stored definition itself."""
+    alter = short.get("alter") or {}
+    has_boxes = any(k.endswith("_boxes") for k in alter)
+    chosen = short if has_boxes else definition
+    return {"text": shorten(json.dumps(chosen), 20_000), "boxes": has_boxes}
+
+
+def reference(ref: dict[str, Any]) -> dict[str, Any]:
+    url = ref.get("url")
+    match = _ARXIV.search(ref.get("citation") or "")
+    arxiv = f"https://arxiv.org/abs/{match.group(1)}" if match else None
+    doi = f"https://doi.org/{ref['doi']}" if ref.get("doi") else None
+    return {**ref, "link": url or arxiv or doi}
+
+
+def invariant_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for name, item in doc["invariants"].items():
+        if name.startswith("dictionary"):
+            value = f"{len(item['value'])} words (table below)"
+        else:
+            value = json.dumps(item.get("value"), ensure_ascii=False)
+        extra = {
+            k: v
+            for k, v in item.items()
+            if k not in {"value", "status", "source", "paper", "first", "counts"}
+        }
+        rows.append(
+            {
+                "name": name,
+                "value": value,
+                "status": item.get("status"),
+                "source": item.get("source"),
+                "details": shorten(json.dumps(extra, ensure_ascii=False))
+                if extra
+                else "",
+            }
+        )
+    return rows
+
+
+#: Most dictionary rows on a page; a game without a finite dictionary (such
+#: as (3,5)-Maharaja) has thousands of words, all in the API's document.
+DICTIONARY_ROWS = 40
+
+
+def shorten(text: str, most: int = 2000) -> str:
+    """At most ``most`` characters: the whole document is in the API."""
+    return text if len(text) <= most else text[:most] + " …"
+
+
+def dictionary_rows(doc: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """The first rows of the dictionary table, by first occurrence, and the
+    number of words in all."""
+    item = doc["invariants"].get("dictionary")
+    if item is None:
+        return [], 0
+    equations = (item.get("paper") or {}).get("equations", {})
+    first = item.get("first") or {}
+    words = sorted(item["value"], key=lambda w: (first.get(w, 0), w))
+    rows = [
+        {
+            "word": word,
+            "translate": item["value"][word],
+            "equation": equations.get(word, "not in the paper"),
+            "first": first.get(word),
+            "count": (item.get("counts") or {}).get(word),
+        }
+        for word in words[:DICTIONARY_ROWS]
+    ]
+    return rows, len(words)
