@@ -283,7 +283,12 @@ def _matches(
             if entry_id != after:
                 entries.append(entry_id)
                 after = entry_id
-        matches += _confirmed(session, entries, want, code, at_start)
+        # Check no more candidates than the page still needs (most are real
+        # matches): reading and decoding stored terms is the costly part.
+        while entries and len(matches) < wanted:
+            take = wanted - len(matches) + 4
+            matches += _confirmed(session, entries[:take], want, code, at_start)
+            entries = entries[take:]
         if len(rows) < batch:
             break
     return matches[:wanted]
@@ -347,10 +352,15 @@ def _confirmed(
 
 def first_match(terms: np.ndarray, want: np.ndarray) -> int | None:
     """The first place where ``want`` occurs in ``terms``, or None."""
-    if len(terms) < len(want):
+    places = len(terms) - len(want) + 1
+    if places <= 0:
         return None
-    windows = np.lib.stride_tricks.sliding_window_view(terms, len(want))
-    hits = np.flatnonzero((windows == want).all(axis=1))
+    # Narrow the places term by term: a few vectorised comparisons, where a
+    # sliding window view costs more to build than the whole check.
+    fits = terms[:places] == want[0]
+    for j in range(1, len(want)):
+        fits &= terms[j : j + places] == want[j]
+    hits = np.flatnonzero(fits)
     return int(hits[0]) if hits.size else None
 
 
