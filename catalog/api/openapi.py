@@ -7,6 +7,7 @@ checks the answers against it, so the two cannot drift apart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from catalog.config import INLINE_SECONDS, Settings
@@ -69,7 +70,6 @@ def _limit(maximum: int, text: str) -> dict[str, Any]:
     return _param("limit", "query", schema, text)
 
 
-LIMIT = _limit(100_000, "items per page")
 FORMAT = _param(
     "format",
     "query",
@@ -157,9 +157,14 @@ SCHEMAS: dict[str, Any] = {
 }
 
 
-def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
-    """The whole OpenAPI document; ``budget`` is the server's work budget
-    (``INLINE_SECONDS``), named where a route may answer 422."""
+def document(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole OpenAPI document of a server with this configuration (the
+    app's ``config``): its work budget (``INLINE_SECONDS``, named where a
+    route may answer 422), page size (``MAX_PAGE_SIZE``) and Grundy bound
+    (``MAX_GRUNDY_N``) are read from it, so the document states the limits
+    the server enforces."""
+    budget = float(config["INLINE_SECONDS"])
+    page_limit = _limit(int(config["MAX_PAGE_SIZE"]), "items per page")
     entries_page = {
         "type": "object",
         "required": ["entries", "next"],
@@ -233,7 +238,7 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
         "/api/v1/entries/{wid}/p-positions": {
             "get": {
                 "summary": "P-positions with x, y < n, computed on demand, paged",
-                "parameters": [WID, N, START, START_Y, LIMIT, FORMAT],
+                "parameters": [WID, N, START, START_Y, page_limit, FORMAT],
                 "responses": {
                     "200": positions_ok,
                     **_errors(400, 404, 422, 503, budget=budget),
@@ -263,7 +268,7 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
                     WID,
                     _param("name", "path", {"type": "string"}, "y, a, b, b-a or bits"),
                     START,
-                    LIMIT,
+                    page_limit,
                 ],
                 "responses": {"200": _json(sequence, "terms"), **_errors(400, 404)},
             }
@@ -276,7 +281,11 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
                     _param(
                         "n",
                         "query",
-                        {"type": "integer", "minimum": 0, "maximum": 500},
+                        {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": int(config["MAX_GRUNDY_N"]),
+                        },
                         "x, y < n",
                         required=True,
                     ),

@@ -260,5 +260,5 @@ def export(wid: str) -> Response:
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of every route of this blueprint."""
-    doc = document(current_app.config["INLINE_SECONDS"])
+    doc = document(current_app.config)
     return _cached(jsonify(doc), current_app.config["ENTRY_MAX_AGE"])

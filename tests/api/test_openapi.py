@@ -8,7 +8,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
-from catalog.api import create_app
+from catalog import service
+from catalog.api import DEFAULTS, create_app
 from catalog.api.openapi import document
 from tests.api.conftest import make_app
 
@@ -18,18 +19,18 @@ def api_rules(app):
 
 
 def test_every_route_is_documented_and_nothing_else(client, app):
-    paths = document()["paths"]
+    paths = document(app.config)["paths"]
     routes = {re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", r.rule) for r in api_rules(app)}
     assert routes == set(paths)
     for rule in api_rules(app):
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
         documented = {p["name"] for p in paths[path]["get"].get("parameters", [])}
         assert set(rule.arguments) <= documented, path
-    assert client.get("/api/v1/openapi.json").get_json() == document()
+    assert client.get("/api/v1/openapi.json").get_json() == document(app.config)
 
 
 def test_document_is_openapi_3_1():
-    doc = document()
+    doc = document(DEFAULTS)
     assert doc["openapi"].startswith("3.1")
     schemathesis.openapi.from_dict(doc)  # raises on an invalid document
 
@@ -75,4 +76,53 @@ def test_api_conforms_to_its_document(case):
 def test_create_app_takes_a_mapping(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
     assert app.extensions["catalog"].settings.database_url.endswith("x.sqlite3")
+    app.extensions["catalog"].dispose()
+
+
+#: Values for the path parameters of every route, to reach its query checks.
+PATH_VALUES = {"wid": "W000001", "x": "3", "y": "5", "i": "1", "j": "2", "name": "a"}
+#: Values for the required query parameters that are not numbers.
+QUERY_VALUES = {"q": "1,3,4,6"}
+
+
+def _url(path: str, query: dict[str, object]) -> str:
+    url = re.sub(r"{(\w+)}", lambda m: PATH_VALUES[m.group(1)], path)
+    return url + "?" + "&".join(f"{k}={v}" for k, v in query.items())
+
+
+def test_documented_maxima_are_what_the_server_enforces(tmp_path):
+    """Each integer query parameter's documented maximum, read from the
+    app's configuration, is accepted and one more is refused with 400."""
+    app = make_app(
+        f"sqlite:///{tmp_path / 'catalog.sqlite3'}",
+        MAX_GRUNDY_N=12,
+        MAX_PAGE_SIZE=30,
+        INLINE_SECONDS=0.001,
+    )
+    service.compute(app.extensions["catalog"], "W000001", 100)  # its sequences
+    client = app.test_client()
+    doc = client.get("/api/v1/openapi.json").get_json()
+    checked = {}
+    for path, item in doc["paths"].items():
+        params = item["get"].get("parameters", [])
+        required = {
+            p["name"]: QUERY_VALUES.get(p["name"], p["schema"].get("minimum", 1))
+            for p in params
+            if p["in"] == "query" and p["required"]
+        }
+        for p in params:
+            top = p["schema"].get("maximum")
+            if p["in"] != "query" or top is None:
+                continue
+            over = client.get(_url(path, {**required, p["name"]: top + 1}))
+            assert over.status_code == 400, (path, p["name"], over.get_json())
+            assert str(top) in over.get_json()["error"], (path, p["name"])
+            at = client.get(_url(path, {**required, p["name"]: top}))
+            # At the maximum the parameter is valid; the work budget may
+            # still refuse the request (422), but never as bad input.
+            assert at.status_code in (200, 422), (path, p["name"], at.get_json())
+            checked[(path, p["name"])] = top
+    assert checked[("/api/v1/entries/{wid}/grundy", "n")] == 12
+    assert checked[("/api/v1/entries/{wid}/p-positions", "limit")] == 30
+    assert len(checked) >= 8
     app.extensions["catalog"].dispose()
