@@ -41,6 +41,8 @@ class Member:
     index: int
     #: ``id_base + index``: the W-number this member claims for its game.
     slot: int
+    #: The parameter values as the store keeps them (see ``Parameter.code``).
+    codes: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +91,7 @@ def expand(family: Family, values: tuple[Any, ...]) -> Member:
         provenance=render_text(provenance, as_text),
         index=index,
         slot=family.id_base + index,
+        codes=tuple(p.code(by_name[p.name]) for p in params),
     )
 
 

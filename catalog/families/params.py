@@ -125,6 +125,11 @@ class Parameter:
             return self.values.index(value)
         return sum(1 << self.pool.index(p) for p in value)
 
+    def code(self, value: Any) -> int:
+        """The integer the store keeps for the value (``labels.p1``…): the
+        integer itself, an enum value's position, a subset's bit mask."""
+        return int(value) if self.type == "int" else self.offset(value)
+
     def to_json(self, value: Any) -> Any:
         """The value as JSON (a subset is a list of [a, b] pairs)."""
         return [list(p) for p in value] if self.type == "subset" else value

@@ -137,13 +137,32 @@ class FamilySet:
         return self.numbers[member.game.key]
 
     @cached_property
-    def labels(self) -> dict[str, list[str]]:
-        """Every label of each game (by key), primary label first."""
-        out: dict[str, list[str]] = {}
+    def by_key(self) -> dict[str, list[Member]]:
+        """Every member of each game (by key), the primary one first: the
+        member of the first family in the global order."""
+        out: dict[str, list[Member]] = {}
         for family in self.ordered:
             for m in self.members(family.name):
-                out.setdefault(m.game.key, []).append(m.label)
+                out.setdefault(m.game.key, []).append(m)
         return out
+
+    @cached_property
+    def labels(self) -> dict[str, list[str]]:
+        """Every label of each game (by key), primary label first."""
+        return {key: [m.label for m in found] for key, found in self.by_key.items()}
+
+    def label_rows(self, key: str) -> list[dict]:
+        """The label rows the store keeps for the game with this key."""
+        return [
+            {
+                "label": m.label,
+                "family": m.family,
+                "rank": self.by_name[m.family].id_base,
+                "parameters": m.parameters,
+                "codes": m.codes,
+            }
+            for m in self.by_key.get(key, [])
+        ]
 
 
 def read_seed_ids(folder: Path) -> dict[str, int]:

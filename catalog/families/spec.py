@@ -156,6 +156,8 @@ def build_family(data: dict[str, Any], base: Family | None = None) -> Family:
         if not isinstance(definition, dict):
             raise fail("definition", "must be an object (a definition template)")
     names = [p.name for p in parameters]
+    if len(names) > 3:
+        raise fail("parameters", "at most 3 (the store indexes three)")
     if len(set(names)) != len(names):
         raise fail("parameters", "names must not repeat")
     if any(p.type == "subset" for p in parameters[:-1]):
