@@ -55,7 +55,7 @@ def render_grid(doc: dict[str, Any]) -> str:
 
 
 def render_families(doc: dict[str, Any]) -> str:
-    from cli.main import table
+    from catalog.cli.main import table
 
     rows = [
         (
@@ -74,7 +74,7 @@ def render_families(doc: dict[str, Any]) -> str:
 
 def register(cli: click.Group) -> None:
     """Add the family commands to the ``wythoff`` group."""
-    from cli.main import common
+    from catalog.cli.main import common
 
     @cli.command()
     @common

@@ -18,7 +18,7 @@ from catalog.errors import CatalogError
 from catalog.store.fill import Limits
 from catalog.store.ids import parse_id
 from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
-from cli import families as families_commands
+from catalog.cli import families as families_commands
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 

@@ -44,7 +44,7 @@ class UnknownFamily(NotFound):
 
 def seeds_dir() -> Path:
     """The seed files shipped with the package."""
-    return Path(str(files("seeds")))
+    return Path(str(files("catalog.seeds")))
 
 
 def families_dir() -> Path:

@@ -44,6 +44,9 @@ assert set(FACT_COLUMNS) == set(FIELDS)
 def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
     """Give the entry these labels (``{"label", "family", "rank",
     "parameters", "codes"}``); return how many were new or moved."""
+    rows = list(rows)
+    query = select(Label).where(Label.label.in_([row["label"] for row in rows]))
+    existing = {found.label: found for found in session.scalars(query)}
     changed = 0
     for row in rows:
         codes = list(row["codes"]) + [None] * (3 - len(row["codes"]))
@@ -56,7 +59,7 @@ def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
             "p2": codes[1],
             "p3": codes[2],
         }
-        found = session.get(Label, row["label"])
+        found = existing.get(row["label"])
         if found is None:
             session.add(Label(label=row["label"], **values))
             changed += 1
