@@ -8,6 +8,7 @@ no filter reads every entry.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -117,15 +118,18 @@ def _condition(cond: Condition) -> ColumnElement[bool]:
     return and_(*parts)
 
 
+_OPERATORS = {
+    "=": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
 def _compare(column: Any, op: str, value: Any) -> ColumnElement[bool]:
-    return {
-        "=": column == value,
-        "!=": column != value,
-        "<": column < value,
-        "<=": column <= value,
-        ">": column > value,
-        ">=": column >= value,
-    }[op]
+    return _OPERATORS[op](column, value)
 
 
 def _sort_column(sort: str, family: str | None, names: Sequence[str]) -> Any:

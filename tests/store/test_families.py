@@ -211,18 +211,31 @@ def test_filters_sort_and_page_like_a_scan(make_store):
 def test_fill_facts_match_the_positions(make_store):
     store = make_store(**SMALL)
     service.seed_families(store, ["box", "maharaja"])
+    expected = {}
     for label in ("maharaja.1.2", "maharaja.2.5", "box.2.3", "box.4.4"):
-        number = service.compute(store, label, 300)["id"]
+        service.compute(store, label, 300)
         # Whole columns x < 300: their P-positions lie below y = 2000.
         found = p_positions(store.families.parse_label(label).game, 2000)
         found = found[found[:, 0] < 300]
-        with store.sessions() as session:
-            row = session.get(Facts, int(number[1:]))
-            facts = (row.one_p_per_column, row.symmetric)
-        assert facts == (
+        expected[label] = (
             column_sequence(found, 300) is not None,
             is_symmetric(found, 300),
-        ), label
+        )
+    assert set(expected.values()) == {(True, True), (False, True), (False, False)}
+    for one_p in (True, False):
+        for symmetric in (True, False):
+            where = [f"one_p_per_column={one_p}", f"symmetric={symmetric}"]
+            rows = service.list_entries(store, where=where)["entries"]
+            assert [e["label"] for e in rows] == [
+                label
+                for label, facts in expected.items()
+                if facts == (one_p, symmetric)
+            ], where
+            for e in rows:
+                assert e["values"] == {
+                    "one_p_per_column": one_p,
+                    "symmetric": symmetric,
+                }
     same = service.list_entries(store, where=["xref_class=W000004"])["entries"]
     assert [e["id"] for e in same] == ["W000004"]
 
