@@ -126,6 +126,9 @@ def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
 
 
 def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
+    """Add a game under the next free number; a game that is a family member
+    gets its labels at once (and keeps this number when its family is
+    seeded)."""
     game = parse_json(definition)
     if name is not None:
         name = check_text(name, "name", MAX_NAME_LENGTH).strip()
@@ -133,6 +136,10 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
     # queue, and the second finds the first's entry.
     with filler.writing(store.sessions) as session:
         entry, created = repo.add_entry(session, game, name=name)
+        if created:
+            labelled.attach_labels(
+                session, entry.id, store.families.label_rows(game.key)
+            )
         return {"id": format_id(entry.id), "created": created}
 
 

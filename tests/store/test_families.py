@@ -15,7 +15,6 @@ from catalog.config import Settings
 from catalog.errors import BadInput, NotFound
 from catalog.families import FIRST_FAMILY_ID, LabelError, families_dir, load_families
 from catalog.store.ids import UnknownEntry
-from catalog.store.models import Facts
 from tests.conftest import new_database_url
 
 
@@ -132,6 +131,13 @@ def test_user_entries_stay_below_the_family_blocks(make_store):
     service.seed_families(store, ["box"])
     added = service.add(store, '{"rays": [[1, 0], [0, 1], [2, 3]]}')
     assert added == {"id": "W000026", "created": True}
+    # A family's game added by hand gets the next number and its labels; it
+    # keeps that number when the family is seeded.
+    game = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 5], [5, 2]]}'
+    assert service.add(store, game) == {"id": "W000027", "created": True}
+    assert service.show(store, "adjoined.2.5")["id"] == "W000027"
+    service.seed_families(store, ["maharaja"])
+    assert service.entry_number(store, "maharaja.2.5") == 27
 
 
 def invariants_of(store, labels):
