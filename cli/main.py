@@ -12,13 +12,13 @@ from typing import Any
 import click
 
 from catalog import service
+from catalog.cli import families as families_commands
 from catalog.cli.params import Integer, user_error
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, Settings
 from catalog.errors import CatalogError
 from catalog.store.fill import Limits
 from catalog.store.ids import parse_id
 from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
-from catalog.cli import families as families_commands
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 

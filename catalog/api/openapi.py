@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from catalog.config import INLINE_SECONDS, Settings
+from catalog.families.filters import FIELDS
 from catalog.inputs import MAX_KEYWORD_LENGTH, MAX_QUERY_LENGTH
 from catalog.service.entries import MAX_LIST_LIMIT
 from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
-from catalog.families.filters import FIELDS
 
 ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
 #: What names an entry in a path: its ID or a family member's label.
@@ -258,7 +258,10 @@ def document(budget: float = INLINE_SECONDS) -> dict[str, Any]:
                             "query",
                             {
                                 "type": "array",
-                                "items": {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
+                                "items": {
+                                    "type": "string",
+                                    "maxLength": MAX_KEYWORD_LENGTH,
+                                },
                             },
                             "FIELD OP VALUE, OP one of = != < <= > >= (a pair as "
                             "offset=12,7); fields: "

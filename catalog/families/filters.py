@@ -21,6 +21,9 @@ from catalog.families.spec import Family
 from catalog.games.definition import Definition
 
 OPS = ("=", "!=", "<", "<=", ">", ">=")
+#: Most ``where`` conditions in one query, and the longest one.
+MAX_CONDITIONS = 16
+MAX_CONDITION_LENGTH = 100
 _WHERE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(==|!=|<=|>=|=|<|>)\s*(.*?)\s*\Z")
 _INT = re.compile(r"[-+]?[0-9]{1,18}\Z", re.ASCII)
 _ID = re.compile(r"[Ww]([0-9]{6})\Z", re.ASCII)

@@ -22,11 +22,7 @@ from catalog.games.definition import (
     parse_json,
 )
 from catalog.inputs import (
-    MAX_KEYWORD_LENGTH,
     MAX_NAME_LENGTH,
-    MAX_QUERY_LENGTH,
-    MAX_QUERY_WORDS,
-    BadValue,
     check_text,
 )
 from catalog.service.families import label_seeds
@@ -182,6 +178,7 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
 
 #: Most entries one ``list`` (or ``GET /api/v1/entries``) returns.
 MAX_LIST_LIMIT = 1000
+
 
 def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """Recompute and check stored entries (all of them when ``wids`` is empty);

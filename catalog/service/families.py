@@ -12,6 +12,8 @@ from catalog.errors import BadInput
 from catalog.families import Family, FamilySet, Member
 from catalog.families.filters import (
     FIELDS,
+    MAX_CONDITION_LENGTH,
+    MAX_CONDITIONS,
     TABLE_EXTRAS,
     Condition,
     check_field,
@@ -19,6 +21,13 @@ from catalog.families.filters import (
     parse_where,
 )
 from catalog.families.params import LabelError
+from catalog.inputs import (
+    MAX_KEYWORD_LENGTH,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_WORDS,
+    BadValue,
+    check_text,
+)
 from catalog.service.store import Store, entry_number
 from catalog.store import families as labelled
 from catalog.store import repository as repo
@@ -154,6 +163,19 @@ def list_entries(
     """Entries in ID order (or by ``sort``) after ``after`` (an ID, a label or
     a number), filtered by keyword, name words, family and ``where``
     conditions (``FIELD OP VALUE``)."""
+    if keyword is not None:
+        check_text(keyword, "keyword", MAX_KEYWORD_LENGTH)
+    for word in words:
+        check_text(word, "q", MAX_QUERY_LENGTH)
+    if len(words) > MAX_QUERY_WORDS:
+        raise BadValue("q", f"at most {MAX_QUERY_WORDS} words")
+    if len(where) > MAX_CONDITIONS:
+        raise BadValue("where", f"at most {MAX_CONDITIONS} conditions")
+    for condition in where:
+        check_text(condition, "where", MAX_CONDITION_LENGTH)
+    for name, value in (("family", family), ("sort", sort)):
+        if value is not None:
+            check_text(value, name, MAX_KEYWORD_LENGTH)
     fs = store.families
     spec = fs.family(family) if family else None
     members = fs.members(spec.name) if spec else None
@@ -185,6 +207,12 @@ def table(
     """The invariant over the family's two free parameters: ``{"family",
     "invariant", "rows": {"name", "values"}, "columns": {"name", "values"},
     "cells"}``; ``cells[i][j]`` is null where no stored member has it."""
+    check_text(name, "family", MAX_KEYWORD_LENGTH)
+    check_text(invariant, "invariant", MAX_KEYWORD_LENGTH)
+    if len(fix) > 3:
+        raise BadValue("fix", "at most 3 (a family has at most 3 parameters)")
+    for item in fix:
+        check_text(item, "fix", MAX_CONDITION_LENGTH)
     fs = store.families
     family = fs.family(name)
     members = fs.members(family.name)

@@ -12,12 +12,16 @@ from catalog.compute.ptable import MAX_BOX_N
 from catalog.config import Settings
 from catalog.families import FamilySet, load_families
 from catalog.games.definition import Definition, canonicalize
+from catalog.inputs import check_text
 from catalog.store import families as labelled
 from catalog.store import repository as repo
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.fill import Limits
 from catalog.store.ids import UnknownEntry, parse_id
 from catalog.store.models import Entry, Extent
+
+#: The longest label (the store's column holds 200 characters).
+MAX_LABEL_LENGTH = 200
 
 
 class Store:
@@ -79,6 +83,7 @@ def entry_number(store: Store, text: str) -> int:
     """
     if not isinstance(text, str) or "." not in text:
         return parse_id(text)
+    check_text(text, "ID", MAX_LABEL_LENGTH)
     with store.sessions() as session:
         number = labelled.entry_for_label(session, text)
     if number is not None:

@@ -518,6 +518,10 @@ def _store_derived(
     repo.store_fill_facts(
         session,
         entry_id,
-        one_p_per_column="y" in sequences if whole_columns else None,
+        one_p_per_column=(
+            seqs.column_sequence(positions, x_bound) is not None
+            if whole_columns
+            else None
+        ),
         symmetric=seqs.is_symmetric(positions, x_bound) if whole_columns else None,
     )

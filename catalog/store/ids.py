@@ -8,14 +8,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput, NotFound
-from catalog.families.registry import FIRST_FAMILY_ID
+from catalog.families.registry import FIRST_FAMILY_ID, MAX_ID
 from catalog.inputs import SPACE, shown
 from catalog.store.models import Entry
 
 #: ASCII digits only (``\d`` would take ``W００００01``), and nothing after them.
 _ID = re.compile(r"[Ww]([0-9]{6})")
 #: The largest number an ID can write.
-MAX_ENTRY_NUMBER = 999_999
+MAX_ENTRY_NUMBER = MAX_ID
 
 
 class UnknownEntry(NotFound):

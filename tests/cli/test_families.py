@@ -8,8 +8,8 @@ import json
 import pytest
 
 from catalog import service
-from catalog.families import load_families
 from catalog.cli.main import cli
+from catalog.families import load_families
 from tests.cli.test_cli import count_entries
 
 
