@@ -177,7 +177,9 @@ def parse(query: str) -> dict[str, Any]:
         raise BadQuery(str(exc)) from None
     for word in words:
         field, _, value = word.partition(":")
-        if value and field.lower() == "id":
+        if value and field.lower() == "id" and "." in value:
+            pass  # a label (id:box.8.13); one no entry has matches nothing
+        elif value and field.lower() == "id":
             try:
                 parse_id(value)
             except BadId as exc:
