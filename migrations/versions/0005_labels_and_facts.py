@@ -1,6 +1,11 @@
 """family labels, and the invariants in indexed columns (facts)
 
-The offsets table becomes part of facts: its rows are copied over.
+The offsets table becomes part of facts. For a catalog that already has
+entries, facts is filled from what is stored: the offsets rows, the
+invariants JSON (deviations, adjoined moves), the cross-references
+(xref_class), and the stored sequences (one_p_per_column for entries with
+whole columns, symmetric where the a_n sequence shows it; else NULL until the
+entry is filled further).
 
 Revision ID: 0005
 Revises: 0004
@@ -112,11 +117,7 @@ def upgrade() -> None:
     )
     for name, columns in FACT_INDEXES.items():
         op.create_index(name, "facts", columns, unique=False)
-    op.execute(
-        "INSERT INTO facts (entry_id, offset_dx, offset_dy, offset_method, defects,"
-        " saturation_column) SELECT entry_id, dx, dy, method, defects,"
-        " saturation_column FROM offsets"
-    )
+    _fill_facts()
     op.drop_table("offsets")
 
     op.create_table(
@@ -145,6 +146,93 @@ def upgrade() -> None:
     op.create_index(op.f("ix_labels_entry_id"), "labels", ["entry_id"], unique=False)
     for name, columns in LABEL_INDEXES.items():
         op.create_index(name, "labels", columns, unique=False)
+
+
+def _fill_facts() -> None:
+    """Facts of the entries already in the catalog (see the module's text)."""
+    bind = op.get_bind()
+    facts = sa.table(
+        "facts",
+        *(
+            sa.column(name)
+            for name in (
+                "entry_id",
+                "offset_dx",
+                "offset_dy",
+                "offset_method",
+                "defects",
+                "saturation_column",
+                "deviation_min",
+                "deviation_max",
+                "adjoined_same",
+                "one_p_per_column",
+                "symmetric",
+                "xref_class",
+            )
+        ),
+    )
+    invariants = sa.table(
+        "invariants", sa.column("entry_id"), sa.column("data", sa.JSON())
+    )
+    rows: dict[int, dict] = {}
+    for entry_id, dx, dy, method, defects, column in bind.execute(
+        sa.text(
+            "SELECT entry_id, dx, dy, method, defects, saturation_column FROM offsets"
+        )
+    ):
+        rows.setdefault(entry_id, {}).update(
+            offset_dx=dx,
+            offset_dy=dy,
+            offset_method=method,
+            defects=defects,
+            saturation_column=column,
+        )
+    for entry_id, data in bind.execute(sa.select(invariants)):
+        deviations = ((data or {}).get("deviations") or {}).get("value")
+        adjoined = ((data or {}).get("adjoined_moves") or {}).get("value")
+        row = rows.setdefault(entry_id, {})
+        if deviations:
+            row.update(deviation_min=deviations["min"], deviation_max=deviations["max"])
+        if adjoined:
+            row["adjoined_same"] = adjoined["same_p_positions_as_wythoff"]
+    for entry_id, names in _sequence_names(bind).items():
+        row = rows.setdefault(entry_id, {})
+        row["one_p_per_column"] = "y" in names
+        if "a" in names:
+            row["symmetric"] = True
+        if "y" in names:  # the fill links entries by y(x)
+            row["xref_class"] = entry_id
+    for entry_id, least in bind.execute(
+        sa.text(
+            "SELECT entry_id, MIN(other_id) FROM xrefs "
+            "WHERE relation = 'same-p-positions' GROUP BY entry_id"
+        )
+    ):
+        row = rows.setdefault(entry_id, {})
+        row["xref_class"] = min(entry_id, least, row.get("xref_class") or entry_id)
+    if rows:
+        empty = {c.name: None for c in facts.columns if c.name != "entry_id"}
+        bind.execute(
+            sa.insert(facts),
+            [
+                {**empty, "entry_id": entry_id, **values}
+                for entry_id, values in rows.items()
+            ],
+        )
+
+
+def _sequence_names(bind: sa.Connection) -> dict[int, set[str]]:
+    """The stored sequence names of each entry computed in whole columns."""
+    out: dict[int, set[str]] = {}
+    whole = bind.execute(
+        sa.text("SELECT entry_id FROM extents WHERE y_bound IS NULL")
+    ).scalars()
+    for entry_id in whole:
+        out[entry_id] = set()
+    for entry_id, name in bind.execute(sa.text("SELECT entry_id, name FROM sequences")):
+        if entry_id in out:
+            out[entry_id].add(name)
+    return out
 
 
 def downgrade() -> None:
