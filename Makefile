@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cost bench-pages bench-search bench-theory serve
+.PHONY: help install test lint fmt bench bench-api bench-cost bench-families bench-pages bench-search bench-theory serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -30,6 +30,9 @@ bench-theory:  ## invariants: adjoinable, far-out is-p, each seed's invariants (
 
 bench-cost:  ## the work estimate: measure its constants, print estimate vs timing (benchmarks/cost.py)
 	$(PY) benchmarks/cost.py
+
+bench-families:  ## seed every family, then filtered lists and tables on SQLite and PostgreSQL (benchmarks/families.py)
+	$(PY) benchmarks/families.py
 
 bench-search:  ## search over 10,000 entries on SQLite and PostgreSQL (benchmarks/search.py)
 	$(PY) benchmarks/search.py

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from catalog import service
+from catalog.cli import families as families_commands
 from catalog.cli.params import Integer, user_error
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, Settings
 from catalog.errors import CatalogError
@@ -78,6 +79,11 @@ def emit(result: Any, as_json: bool) -> None:
 
 def render(doc: dict[str, Any]) -> str:
     """A readable form of a result document."""
+    from cli import families
+
+    text = families.render(doc)
+    if text is not None:
+        return text
     if "entries" in doc and "ok" in doc:
         lines = []
         for e in doc["entries"]:
@@ -86,8 +92,17 @@ def render(doc: dict[str, Any]) -> str:
         lines.append("all checks passed" if doc["ok"] else "some checks FAILED")
         return "\n".join(lines)
     if "entries" in doc:
-        rows = [(e["id"], e["name"], ", ".join(e["keywords"])) for e in doc["entries"]]
-        return table(("ID", "NAME", "KEYWORDS"), rows)
+        shown = list(dict.fromkeys(k for e in doc["entries"] for k in e["values"]))
+        rows = [
+            (
+                e["id"],
+                e["label"] or "",
+                *(json.dumps(e["values"].get(k)) for k in shown),
+                e["name"],
+            )
+            for e in doc["entries"]
+        ]
+        return table(("ID", "LABEL", *(k.upper() for k in shown), "NAME"), rows)
     if "positions" in doc and "n" in doc:
         pairs = " ".join(f"({x},{y})" for x, y in doc["positions"])
         count = len(doc["positions"])
@@ -215,13 +230,32 @@ def cli(ctx: click.Context) -> None:
     show_default=True,
     help="Also compute each seeded entry up to N (0: do not compute).",
 )
+@click.option(
+    "--family",
+    metavar="NAME[,NAME...]",
+    is_flag=False,
+    flag_value="all",
+    default=None,
+    help="Also seed these families' members ('--family' alone or 'all': every "
+    "family; see 'wythoff families').",
+)
 @common
-def seed(store: service.Store, path: Path | None, n: int) -> dict[str, Any]:
-    """Load the seeded entries (idempotent), compute their first terms and
-    their invariants."""
-    report = service.seed(store, path)
+def seed(
+    store: service.Store, path: Path | None, n: int, family: str | None
+) -> dict[str, Any]:
+    """Load the seeded entries (idempotent) and, with --family, the members of
+    families; compute their first terms and their invariants."""
+    if family is not None and path is not None:
+        raise click.UsageError("--path and --family cannot be combined")
+    report = (
+        service.seed_families(store, [family])
+        if family is not None
+        else service.seed(store, path)
+    )
     if n:
-        ids = report["added"] + report["updated"] + report["unchanged"]
+        ids = list(
+            dict.fromkeys(report["added"] + report["updated"] + report["unchanged"])
+        )
         hidden = not sys.stderr.isatty()
         with click.progressbar(
             ids, label="computing", file=sys.stderr, hidden=hidden
@@ -251,7 +285,23 @@ def show(store: service.Store, entry_id: str) -> dict[str, Any]:
 
 @cli.command("list")
 @click.option("--keyword", help="Only entries with this keyword.")
-@click.option("--after", metavar="ID", help="Start after this ID.")
+@click.option("--family", metavar="NAME", help="Only members of this family.")
+@click.option(
+    "--where",
+    "where",
+    multiple=True,
+    metavar="'FIELD OP VALUE'",
+    help="Only entries where FIELD OP VALUE holds (OP one of = != < <= > >=; "
+    "a pair as offset=12,7; with --family also its parameters, e.g. k=2). "
+    "Repeat for more conditions.",
+)
+@click.option(
+    "--sort",
+    metavar="FIELD",
+    help="Order by FIELD (-FIELD: descending), then ID; entries without it are "
+    "left out.",
+)
+@click.option("--after", metavar="ID", help="Start after this entry (ID or label).")
 @click.option(
     "--limit",
     type=Integer(1, service.MAX_LIST_LIMIT),
@@ -259,9 +309,22 @@ def show(store: service.Store, entry_id: str) -> dict[str, Any]:
     show_default=True,
 )
 @common
-def list_(store: service.Store, keyword: str | None, after: str | None, limit: int):
-    """List entries in ID order."""
-    return service.list_entries(store, keyword, after, limit)
+def list_(
+    store: service.Store,
+    keyword: str | None,
+    family: str | None,
+    where: tuple[str, ...],
+    sort: str | None,
+    after: str | None,
+    limit: int,
+):
+    """List entries in ID order, or filtered and sorted by their invariants
+    (fields: offset, offset_dx, offset_dy, defects, saturation_column,
+    deviation, deviation_min, deviation_max, adjoined, one_p_per_column,
+    symmetric, xref_class)."""
+    return service.list_entries(
+        store, keyword, after, limit, family=family, where=where, sort=sort
+    )
 
 
 def _n_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -420,6 +483,9 @@ def serve(host: str, port: int, db: str | None) -> None:
 
     app = create_app({"DATABASE_URL": db})
     run_simple(host, port, app, threaded=True, request_handler=JSONErrorsHandler)
+
+
+families_commands.register(cli)
 
 
 @cli.group()

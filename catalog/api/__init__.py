@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from catalog.api import errors, pages, v1
+from catalog.api import errors, families, pages, v1
 from catalog.api.cache import ResponseCache
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
@@ -65,6 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog"] = store
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
+    app.register_blueprint(families.bp)
     for name, view in list(app.view_functions.items()):
         app.view_functions[name] = _retrying(view)
     errors.register(app)

@@ -11,11 +11,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalog.config import INLINE_SECONDS, Settings
+from catalog.families.filters import FIELDS
 from catalog.inputs import MAX_KEYWORD_LENGTH, MAX_QUERY_LENGTH
 from catalog.service.entries import MAX_LIST_LIMIT
 from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
 ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
+#: What names an entry in a path: its ID or a family member's label.
+ENTRY = {
+    "type": "string",
+    "pattern": r"^(W[0-9]{6}|[a-z][a-z0-9-]*(\.[A-Za-z0-9-]+)+)$",
+    "example": "maharaja.1.2",
+}
 PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -37,7 +44,7 @@ def _json(schema: dict[str, Any], text: str) -> dict[str, Any]:
 def _errors(*codes: int, budget: float = INLINE_SECONDS) -> dict[str, Any]:
     texts = {
         400: "a parameter is missing or malformed",
-        404: "no such entry (or sequence)",
+        404: "no such entry, label, family (or sequence)",
         422: f"the computation is expected to take more than {budget:g} s (this "
         "server's WYTHOFF_INLINE_SECONDS); the message names budget and estimate",
         503: "another process is computing this entry, or the computation ran "
@@ -51,7 +58,9 @@ def _errors(*codes: int, budget: float = INLINE_SECONDS) -> dict[str, Any]:
     return out
 
 
-WID = _param("wid", "path", ID, "the entry's permanent ID")
+WID = _param(
+    "wid", "path", ENTRY, "the entry's permanent ID, or a family member's label"
+)
 N = _param(
     "n",
     "query",
@@ -88,6 +97,9 @@ SCHEMAS: dict[str, Any] = {
         "required": [
             "id",
             "name",
+            "label",
+            "family",
+            "labels",
             "definition",
             "offset",
             "defects",
@@ -97,6 +109,26 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "id": ID,
             "name": {"type": "string"},
+            "label": {
+                "type": ["string", "null"],
+                "description": "the primary label (its family comes first in the "
+                "global order), null for an entry in no family",
+            },
+            "family": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["name", "parameters"],
+                        "properties": {
+                            "name": {"type": "string"},
+                            "parameters": {"type": "object"},
+                        },
+                    },
+                    {"type": "null"},
+                ],
+                "description": "the primary label's family and parameters",
+            },
+            "labels": {"type": "array", "items": {"type": "string"}},
             "definition": {"type": "object"},
             "offset": {"type": ["object", "null"]},
             "defects": {"type": ["integer", "null"]},
@@ -165,6 +197,8 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
     the server enforces."""
     budget = float(config["INLINE_SECONDS"])
     page_limit = _limit(int(config["MAX_PAGE_SIZE"]), "items per page")
+    from catalog.api.families import paths as families_paths
+
     entries_page = {
         "type": "object",
         "required": ["entries", "next"],
@@ -203,7 +237,7 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
     paths = {
         "/api/v1/entries": {
             "get": {
-                "summary": "A page of entries, in ID order",
+                "summary": "A page of entries, in ID order or sorted by an invariant",
                 "parameters": [
                     _param(
                         "keyword",
@@ -218,11 +252,46 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                         "words of the name",
                     ),
                     _param(
+                        "family",
+                        "query",
+                        {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
+                        "only its members",
+                    ),
+                    {
+                        **_param(
+                            "where",
+                            "query",
+                            {
+                                "type": "array",
+                                "items": {
+                                    "type": "string",
+                                    "maxLength": MAX_KEYWORD_LENGTH,
+                                },
+                            },
+                            "FIELD OP VALUE, OP one of = != < <= > >= (a pair as "
+                            "offset=12,7); fields: "
+                            + ", ".join(FIELDS)
+                            + ", and with family= its parameters (repeatable)",
+                        ),
+                        "style": "form",
+                        "explode": True,
+                    },
+                    _param(
+                        "sort",
+                        "query",
+                        {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
+                        "FIELD or -FIELD (descending), then the ID; entries "
+                        "without FIELD are left out",
+                    ),
+                    _param(
                         "cursor", "query", {"type": "string"}, "from a previous 'next'"
                     ),
                     _limit(MAX_LIST_LIMIT, "entries per page"),
                 ],
-                "responses": {"200": _json(entries_page, "entries"), **_errors(400)},
+                "responses": {
+                    "200": _json(entries_page, "entries"),
+                    **_errors(400, 404),
+                },
             }
         },
         "/api/v1/entries/{wid}": {
@@ -330,7 +399,8 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                         "q",
                         "query",
                         QUERY,
-                        "3 to 64 terms (1,3,4,6), or id:W…, keyword:…, name words",
+                        "3 to 64 terms (1,3,4,6), or id:W… (or a label), keyword:…, "
+                        "family:…, name words",
                         required=True,
                     ),
                     _param(
@@ -371,6 +441,7 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                 },
             }
         },
+        **families_paths(_param, _json, _errors),
         "/api/v1/openapi.json": {
             "get": {
                 "summary": "This document",

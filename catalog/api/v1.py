@@ -14,7 +14,7 @@ from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.openapi import document
 from catalog.inputs import parse_int, parse_words
-from catalog.store.ids import MAX_ENTRY_NUMBER, parse_id
+from catalog.store.ids import MAX_ENTRY_NUMBER
 from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
 bp = Blueprint("v1", __name__, url_prefix="/api/v1")
@@ -102,14 +102,22 @@ def _decode_cursor(cursor: str) -> int:
 
 @bp.get("/entries")
 def entries() -> Response:
-    """A page of entries in ID order, filtered by keyword and name words."""
+    """A page of entries in ID order (or by ``sort``), filtered by keyword,
+    name words, family and ``where`` conditions; the cursor pages either way."""
     limit = int_arg("limit", 100, 1, service.MAX_LIST_LIMIT)
     cursor = request.args.get("cursor")
     after = _decode_cursor(cursor) if cursor else 0
     keyword = request.args.get("keyword") or None
     words = parse_words(request.args.get("q", ""), "q")
     page = service.list_entries(
-        _store(), keyword=keyword, words=words, after=after, limit=limit + 1
+        _store(),
+        keyword=keyword,
+        words=words,
+        after=after,
+        limit=limit + 1,
+        family=request.args.get("family") or None,
+        where=request.args.getlist("where"),
+        sort=request.args.get("sort") or None,
     )
     rows = page["entries"]
     more = len(rows) > limit
@@ -139,7 +147,7 @@ def p_positions(wid: str) -> Response:
         int_arg("start", 0, maximum=MAX_INDEX),
         int_arg("start_y", 0, maximum=MAX_INDEX),
     )
-    number = parse_id(wid)
+    number = service.entry_number(_store(), wid)
     version = service.entry_version(_store(), number)
     key = ("p-positions", number, version, n, fmt, first, limit)
     rendered = _pages().get(key)

@@ -38,6 +38,15 @@ def column_tail(positions: np.ndarray, x_bound: int) -> tuple[int, np.ndarray] |
     return x0, positions[inside & (xs >= x0), 1].copy()
 
 
+def is_symmetric(positions: np.ndarray, x_bound: int) -> bool:
+    """Are the P-positions inside the square [0, x_bound)^2 symmetric in x
+    and y? Needs whole columns below ``x_bound``."""
+    inside = positions[positions[:, 1] < x_bound]
+    mirrored = inside[:, ::-1]
+    order = np.lexsort((mirrored[:, 1], mirrored[:, 0]))
+    return bool(np.array_equal(inside, mirrored[order]))
+
+
 def symmetric_pairs(
     positions: np.ndarray, x_bound: int
 ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -47,10 +56,7 @@ def symmetric_pairs(
     is known. None unless the positions inside the square [0, x_bound)^2 are
     symmetric and a_n is strictly increasing.
     """
-    inside = positions[positions[:, 1] < x_bound]
-    mirrored = inside[:, ::-1]
-    order = np.lexsort((mirrored[:, 1], mirrored[:, 0]))
-    if not np.array_equal(inside, mirrored[order]):
+    if not is_symmetric(positions, x_bound):
         return None
     lower = positions[positions[:, 0] <= positions[:, 1]]
     if lower.size and np.any(np.diff(lower[:, 0]) <= 0):

@@ -13,11 +13,16 @@ from catalog.service.entries import (
     add,
     entry_document,
     entry_invariants,
-    list_entries,
     reindex,
     seed,
     show,
     verify,
+)
+from catalog.service.families import (
+    families,
+    list_entries,
+    seed_families,
+    table,
 )
 from catalog.service.positions import (
     MAX_EXACT_COORDINATE,
@@ -58,6 +63,7 @@ __all__ = [
     "entry_number",
     "entry_version",
     "export",
+    "families",
     "grundy_table",
     "is_p",
     "list_entries",
@@ -66,9 +72,11 @@ __all__ = [
     "positions_page",
     "reindex",
     "search",
+    "seed_families",
     "seed",
     "sequence",
     "show",
+    "table",
     "verify",
     "work_needed",
 ]

@@ -22,14 +22,12 @@ from catalog.games.definition import (
     parse_json,
 )
 from catalog.inputs import (
-    MAX_KEYWORD_LENGTH,
     MAX_NAME_LENGTH,
-    MAX_QUERY_LENGTH,
-    MAX_QUERY_WORDS,
-    BadValue,
     check_text,
 )
+from catalog.service.families import label_seeds
 from catalog.service.store import Store, entry_number
+from catalog.store import families as labelled
 from catalog.store import fill as filler
 from catalog.store import repository as repo
 from catalog.store.ids import format_id
@@ -54,9 +52,18 @@ def entry_document(
     # The mode depends on the rays alone: skip re-validating up to 250,000
     # stored forced cells (400 ms for a 100x100 box) on every read.
     game = canonicalize({**entry.definition, "alter": {}})
+    labels = labelled.labels_of(session, entry.id)
+    primary = labels[0] if labels else None
     doc: dict[str, Any] = {
         "id": format_id(entry.id),
         "name": entry.name,
+        "label": primary.label if primary else None,
+        "family": (
+            {"name": primary.family, "parameters": primary.parameters}
+            if primary
+            else None
+        ),
+        "labels": [row.label for row in labels],
         "definition": entry.definition,
         "description": entry.description,
         "keywords": entry.keywords,
@@ -106,11 +113,18 @@ def _utc(moment: datetime) -> str:
 
 
 def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
+    """Load the seed files; the seeds that are family members get their
+    labels (``maharaja.1.2`` names W000004 from the start)."""
     with store.sessions.begin() as session:
-        return load_seeds(session, path)
+        report = load_seeds(session, path)
+        label_seeds(session, store.families)
+        return report
 
 
 def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
+    """Add a game under the next free number; a game that is a family member
+    gets its labels at once (and keeps this number when its family is
+    seeded)."""
     game = parse_json(definition)
     if name is not None:
         name = check_text(name, "name", MAX_NAME_LENGTH).strip()
@@ -118,6 +132,10 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
     # queue, and the second finds the first's entry.
     with filler.writing(store.sessions) as session:
         entry, created = repo.add_entry(session, game, name=name)
+        if created:
+            labelled.attach_labels(
+                session, entry.id, store.families.label_rows(game.key)
+            )
         return {"id": format_id(entry.id), "created": created}
 
 
@@ -160,33 +178,6 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
 
 #: Most entries one ``list`` (or ``GET /api/v1/entries``) returns.
 MAX_LIST_LIMIT = 1000
-
-
-def list_entries(
-    store: Store,
-    keyword: str | None = None,
-    after: str | int | None = None,
-    limit: int = 100,
-    words: list[str] | tuple[str, ...] = (),
-) -> dict[str, Any]:
-    """Entries in ID order after ``after`` (an ID or its number)."""
-    start = entry_number(store, after) if isinstance(after, str) else (after or 0)
-    if keyword is not None:
-        check_text(keyword, "keyword", MAX_KEYWORD_LENGTH)
-    for word in words:
-        check_text(word, "q", MAX_QUERY_LENGTH)
-    if len(words) > MAX_QUERY_WORDS:
-        raise BadValue("q", f"at most {MAX_QUERY_WORDS} words")
-    with store.sessions() as session:
-        rows = repo.list_entries(
-            session, keyword=keyword, words=words, after=start, limit=limit
-        )
-        return {
-            "entries": [
-                {"id": format_id(e.id), "name": e.name, "keywords": e.keywords}
-                for e in rows
-            ]
-        }
 
 
 def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:

@@ -10,12 +10,18 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute.ptable import MAX_BOX_N
 from catalog.config import Settings
+from catalog.families import FamilySet, load_families
 from catalog.games.definition import Definition, canonicalize
+from catalog.inputs import check_text
+from catalog.store import families as labelled
 from catalog.store import repository as repo
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.fill import Limits
-from catalog.store.ids import parse_id
+from catalog.store.ids import UnknownEntry, parse_id
 from catalog.store.models import Entry, Extent
+
+#: The longest label (the store's column holds 200 characters).
+MAX_LABEL_LENGTH = 200
 
 
 class Store:
@@ -46,6 +52,11 @@ class Store:
         return make_sessionmaker(self.engine)
 
     @cached_property
+    def families(self) -> FamilySet:
+        """The shipped families, loaded once per store (per process)."""
+        return load_families()
+
+    @cached_property
     def cache(self) -> repo.ChunkCache:
         """Decoded chunks shared by the requests of one process."""
         return repo.ChunkCache()
@@ -64,12 +75,32 @@ def compute_limit(game_is_columns: bool, settings: Settings) -> int:
 
 
 def entry_number(store: Store, text: str) -> int:
-    """The number of the entry that ``text`` names: an ID (``W000004``).
+    """The number of the entry that ``text`` names: an ID (``W000004``) or a
+    family member's label (``maharaja.1.2``).
 
     Every command and route that takes an entry argument resolves it here,
     so whatever else may name an entry is accepted everywhere alike.
     """
-    return parse_id(text)
+    if not isinstance(text, str) or "." not in text:
+        return parse_id(text)
+    check_text(text, "ID", MAX_LABEL_LENGTH)
+    with store.sessions() as session:
+        number = labelled.entry_for_label(session, text)
+    if number is not None:
+        return number
+    # Not stored as written: a malformed label or an unknown family says so
+    # here; a subset written in another order is looked up as written
+    # canonically; else the member is not seeded.
+    member = store.families.parse_label(text)
+    if member.label != text:
+        with store.sessions() as session:
+            number = labelled.entry_for_label(session, member.label)
+        if number is not None:
+            return number
+    raise UnknownEntry(
+        f"{member.label} is not in this catalog yet "
+        f"(add it with: wythoff seed --family {member.family})"
+    )
 
 
 def entry_version(store: Store, number: int) -> tuple[str, str | None]:

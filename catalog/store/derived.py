@@ -11,15 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
 from catalog.store.models import (
     Bitstring,
     CrossReference,
+    Facts,
     Invariants,
-    Offset,
     SearchGram,
     utcnow,
 )
@@ -89,6 +91,7 @@ def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> N
     """Cross-reference the entries whose column sequence y(x) agrees with
     ``column`` on their common stored length (at least 100 columns): their
     P-positions agree in every column up to that bound."""
+    before = set(xref_ids(session, entry_id))
     session.execute(
         delete(CrossReference).where(
             (CrossReference.entry_id == entry_id)
@@ -96,8 +99,14 @@ def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> N
             CrossReference.relation == "same-p-positions",
         )
     )
-    if len(column) < 100:
-        return
+    linked = {entry_id} | before
+    if len(column) >= 100:
+        linked |= _link(session, entry_id, column)
+    session.flush()
+    update_xref_classes(session, linked)
+
+
+def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
     # Candidates from the search index: entries whose y starts the same way.
     same_start = (
         select(SearchGram.entry_id)
@@ -114,16 +123,19 @@ def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> N
             SequenceRow.name == "y", SequenceRow.entry_id.in_(same_start)
         )
     ).all()
+    linked = set()
     for other, encoding, data in others:
         theirs = chunks.decode_ints(encoding, data)
         bound = min(len(theirs), len(column))
         if bound >= 100 and np.array_equal(theirs[:bound], column[:bound]):
+            linked.add(other)
             for a, b in ((entry_id, other), (other, entry_id)):
                 session.add(
                     CrossReference(
                         entry_id=a, other_id=b, relation="same-p-positions", bound=bound
                     )
                 )
+    return linked
 
 
 def reindex(session: Session) -> int:
@@ -147,23 +159,58 @@ def store_invariants(
     session: Session, entry_id: int, version: int, data: dict[str, Any]
 ) -> None:
     """Keep ``data`` (from :func:`catalog.compute.invariants.compute`), and the
-    offset, defects and saturation column in their own columns."""
-    now = utcnow()
+    values researchers filter by in the indexed columns of :class:`Facts`."""
     session.merge(
-        Invariants(entry_id=entry_id, version=version, data=data, computed_at=now)
+        Invariants(entry_id=entry_id, version=version, data=data, computed_at=utcnow())
     )
-    offset = data.get("offset")
-    if offset is None:
-        session.execute(delete(Offset).where(Offset.entry_id == entry_id))
-        return
-    session.merge(
-        Offset(
-            entry_id=entry_id,
-            dx=offset["value"]["dx"],
-            dy=offset["value"]["dy"],
-            method=offset["method"],
-            defects=data["defects"]["value"],
-            saturation_column=data["saturation"]["value"]["column"],
-            computed_at=now,
-        )
+    offset = (data.get("offset") or {}).get("value")
+    deviations = (data.get("deviations") or {}).get("value")
+    adjoined = (data.get("adjoined_moves") or {}).get("value")
+    _set_facts(
+        session,
+        entry_id,
+        offset_dx=offset["dx"] if offset else None,
+        offset_dy=offset["dy"] if offset else None,
+        offset_method=data["offset"]["method"] if offset else None,
+        defects=data["defects"]["value"] if offset else None,
+        saturation_column=data["saturation"]["value"]["column"] if offset else None,
+        deviation_min=deviations["min"] if deviations else None,
+        deviation_max=deviations["max"] if deviations else None,
+        adjoined_same=adjoined["same_p_positions_as_wythoff"] if adjoined else None,
     )
+
+
+def store_fill_facts(
+    session: Session,
+    entry_id: int,
+    one_p_per_column: bool | None,
+    symmetric: bool | None,
+) -> None:
+    """What a fill observed on the columns computed so far."""
+    _set_facts(
+        session, entry_id, one_p_per_column=one_p_per_column, symmetric=symmetric
+    )
+
+
+def _set_facts(session: Session, entry_id: int, **values: Any) -> None:
+    """Set some columns of the entry's facts row, creating it if missing.
+
+    A fill and a first ``show`` of the same entry may write at once: the row
+    is created by an insert that does nothing on conflict, so neither fails.
+    """
+    dialect = session.get_bind().dialect.name
+    make = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    session.execute(
+        make(Facts)
+        .values(entry_id=entry_id)
+        .on_conflict_do_nothing(index_elements=["entry_id"])
+    )
+    session.execute(update(Facts).where(Facts.entry_id == entry_id).values(**values))
+
+
+def update_xref_classes(session: Session, entry_ids: set[int]) -> None:
+    """Set each entry's ``xref_class``: the least number among itself and the
+    entries it cross-references."""
+    for number in sorted(entry_ids):
+        least = min([number, *xref_ids(session, number)])
+        _set_facts(session, number, xref_class=least)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from catalog.games.definition import Definition
+from catalog.store.derived import update_xref_classes, xref_ids
 from catalog.store.ids import UnknownEntry, format_id, next_free
 from catalog.store.models import (
     Alteration,
@@ -22,9 +23,10 @@ from catalog.store.models import (
     Entry,
     EntryKeyword,
     Extent,
+    Facts,
     Game,
     Invariants,
-    Offset,
+    Label,
     PositionChunk,
     SearchGram,
     utcnow,
@@ -140,6 +142,8 @@ def update_entry(
     changed = False
     if entry.key != game.key:
         clear_results(session, entry)
+        # Labels name the old game; seeding the families attaches the new ones.
+        session.execute(delete(Label).where(Label.entry_id == entry.id))
         entry.key = game.key
         entry.definition = game.to_json()
         entry.game = _game_row(session, game)
@@ -165,12 +169,13 @@ def _set_keywords(session: Session, entry: Entry) -> None:
 
 def clear_results(session: Session, entry: Entry) -> None:
     """Forget everything computed for ``entry``."""
+    neighbours = set(xref_ids(session, entry.id))
     for model in (
         PositionChunk,
         SequenceRow,
         SearchGram,
         Bitstring,
-        Offset,
+        Facts,
         Invariants,
         Extent,
     ):
@@ -181,27 +186,8 @@ def clear_results(session: Session, entry: Entry) -> None:
             | (CrossReference.other_id == entry.id)
         )
     )
+    update_xref_classes(session, neighbours)
     session.expire(entry, ["extent"])
-
-
-def list_entries(
-    session: Session,
-    *,
-    keyword: str | None = None,
-    words: Iterable[str] = (),
-    after: int = 0,
-    limit: int = 100,
-) -> list[Entry]:
-    """Entries with id > after, in ID order; ``words`` must all be in the name."""
-    query = select(Entry).where(Entry.id > after).order_by(Entry.id).limit(limit)
-    if keyword:
-        query = query.join(EntryKeyword).where(EntryKeyword.keyword == keyword.lower())
-    for word in words:
-        # Bound parameter, with % and _ escaped: a word is matched literally.
-        query = query.where(
-            func.lower(Entry.name).contains(word.lower(), autoescape=True)
-        )
-    return list(session.scalars(query))
 
 
 def default_name(game: Definition) -> str:

@@ -515,3 +515,13 @@ def _store_derived(
     )
     if "y" in sequences:
         repo.link_equal_columns(session, entry_id, sequences["y"][1])
+    repo.store_fill_facts(
+        session,
+        entry_id,
+        one_p_per_column=(
+            seqs.column_sequence(positions, x_bound) is not None
+            if whole_columns
+            else None
+        ),
+        symmetric=seqs.is_symmetric(positions, x_bound) if whole_columns else None,
+    )

@@ -8,13 +8,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput, NotFound
+from catalog.families.registry import FIRST_FAMILY_ID, MAX_ID
 from catalog.inputs import SPACE, shown
 from catalog.store.models import Entry
 
 #: ASCII digits only (``\d`` would take ``W００００01``), and nothing after them.
 _ID = re.compile(r"[Ww]([0-9]{6})")
 #: The largest number an ID can write.
-MAX_ENTRY_NUMBER = 999_999
+MAX_ENTRY_NUMBER = MAX_ID
 
 
 class UnknownEntry(NotFound):
@@ -40,6 +41,16 @@ def parse_id(text: str) -> int:
     return int(match.group(1))
 
 
+class IdsExhausted(BadInput):
+    """Every number below the family blocks is taken."""
+
+
 def next_free(session: Session) -> int:
-    """The number after the largest one in use (IDs only ever append)."""
-    return (session.scalar(select(func.max(Entry.id))) or 0) + 1
+    """The number after the largest one in use below the family blocks (IDs
+    only ever append; numbers from :data:`FIRST_FAMILY_ID` on belong to the
+    families, see :mod:`catalog.families.registry`)."""
+    below = select(func.max(Entry.id)).where(Entry.id < FIRST_FAMILY_ID)
+    number = (session.scalar(below) or 0) + 1
+    if number >= FIRST_FAMILY_ID:
+        raise IdsExhausted(f"every ID below {format_id(FIRST_FAMILY_ID)} is taken")
+    return number

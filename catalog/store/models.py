@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -221,18 +222,40 @@ class Bitstring(Base):
     bits: Mapped[str] = mapped_column(Text)
 
 
-class Offset(Base):
-    """Hu–Sleator–Tsin offset and defects of an altered Wythoff game."""
+class Facts(Base):
+    """The invariants researchers filter and sort by, one row per entry, in
+    indexed columns (``wythoff list --where``); ``invariants`` holds the details.
 
-    __tablename__ = "offsets"
+    The theory columns (offset … adjoined_same) are written with the
+    invariants; one_p_per_column, symmetric and xref_class with each fill, as
+    observed on the columns computed so far. NULL: does not apply, or not
+    known yet. Every index ends in entry_id, so a filter or sort on a column
+    reads the index in (value, entry) order and pages by keyset.
+    """
+
+    __tablename__ = "facts"
+    __table_args__ = (
+        Index("ix_facts_offset", "offset_dx", "offset_dy", "entry_id"),
+        Index("ix_facts_offset_dy", "offset_dy", "entry_id"),
+        Index("ix_facts_defects", "defects", "entry_id"),
+        Index("ix_facts_saturation_column", "saturation_column", "entry_id"),
+        Index("ix_facts_deviation", "deviation_min", "deviation_max", "entry_id"),
+        Index("ix_facts_deviation_max", "deviation_max", "entry_id"),
+        Index("ix_facts_adjoined_same", "adjoined_same", "entry_id"),
+        Index("ix_facts_one_p_per_column", "one_p_per_column", "entry_id"),
+        Index("ix_facts_symmetric", "symmetric", "entry_id"),
+        Index("ix_facts_xref_class", "xref_class", "entry_id"),
+    )
 
     entry_id: Mapped[int] = mapped_column(
         ForeignKey("entries.id", ondelete="CASCADE"), primary_key=True
     )
-    dx: Mapped[int] = mapped_column(BigInteger)
-    dy: Mapped[int] = mapped_column(BigInteger)
-    method: Mapped[str] = mapped_column(
-        String(32), comment="'theorem-3', 'theorem-2' or 'observed'"
+    offset_dx: Mapped[int | None] = mapped_column(
+        BigInteger, comment="Hu-Sleator-Tsin offset (altered Wythoff games)"
+    )
+    offset_dy: Mapped[int | None] = mapped_column(BigInteger)
+    offset_method: Mapped[str | None] = mapped_column(
+        String(32), comment="'theorem-3' or 'theorem-2'"
     )
     defects: Mapped[int | None] = mapped_column(
         BigInteger,
@@ -241,7 +264,53 @@ class Offset(Base):
     saturation_column: Mapped[int | None] = mapped_column(
         BigInteger, comment="first column from which diag[] is saturated (Lemma 2)"
     )
-    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deviation_min: Mapped[int | None] = mapped_column(
+        BigInteger, comment="least b_n - a_n - n (Maharaja-type games)"
+    )
+    deviation_max: Mapped[int | None] = mapped_column(
+        BigInteger, comment="largest b_n - a_n - n (Maharaja-type games)"
+    )
+    adjoined_same: Mapped[bool | None] = mapped_column(
+        Boolean, comment="Wythoff plus single moves: are the P-positions Wythoff's?"
+    )
+    one_p_per_column: Mapped[bool | None] = mapped_column(
+        Boolean, comment="every computed column holds exactly one P-position"
+    )
+    symmetric: Mapped[bool | None] = mapped_column(
+        Boolean, comment="the computed P-positions are symmetric in x and y"
+    )
+    xref_class: Mapped[int | None] = mapped_column(
+        Integer, comment="least entry number among this one and its xrefs"
+    )
+
+
+class Label(Base):
+    """A family member's permanent label (``box.8.13``) and its parameters.
+
+    p1..p3 are the parameter values in the family's order as integers (an
+    enum value's position, a subset's bit mask), for indexed filtering.
+    """
+
+    __tablename__ = "labels"
+    __table_args__ = (
+        Index("ix_labels_family_p1", "family", "p1", "entry_id"),
+        Index("ix_labels_family_p2", "family", "p2", "entry_id"),
+        Index("ix_labels_family_p3", "family", "p3", "entry_id"),
+        Index("ix_labels_family_entry_id", "family", "entry_id"),
+    )
+
+    label: Mapped[str] = mapped_column(String(200), primary_key=True)
+    entry_id: Mapped[int] = mapped_column(
+        ForeignKey("entries.id", ondelete="CASCADE"), index=True
+    )
+    family: Mapped[str] = mapped_column(String(64))
+    rank: Mapped[int] = mapped_column(
+        Integer, comment="the family's id_base: the least is the primary label"
+    )
+    parameters: Mapped[dict[str, Any]]
+    p1: Mapped[int | None] = mapped_column(BigInteger)
+    p2: Mapped[int | None] = mapped_column(BigInteger)
+    p3: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class Invariants(Base):

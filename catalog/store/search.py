@@ -46,7 +46,7 @@ from catalog.inputs import (
 )
 from catalog.store import chunks
 from catalog.store.ids import BadId, format_id, parse_id
-from catalog.store.models import Entry, EntryKeyword, SearchGram
+from catalog.store.models import Entry, EntryKeyword, Label, SearchGram
 from catalog.store.models import Sequence as SequenceRow
 
 #: Terms of each sequence that are indexed (and searched).
@@ -145,8 +145,8 @@ _ANY_TERMS = re.compile(r"[-+\d,\s]+")
 
 
 def parse(query: str) -> dict[str, Any]:
-    """Terms (``1,3,4,6`` or ``1 3 4 6``), or words: ``id:W…``, ``keyword:…``
-    and words of the name."""
+    """Terms (``1,3,4,6`` or ``1 3 4 6``), or words: ``id:W…`` (or a label,
+    ``id:box.8.13``), ``keyword:…``, ``family:…`` and words of the name."""
     try:
         check_text(query, "q", MAX_QUERY_LENGTH, allow_empty=True)
     except BadInput as exc:
@@ -177,7 +177,9 @@ def parse(query: str) -> dict[str, Any]:
         raise BadQuery(str(exc)) from None
     for word in words:
         field, _, value = word.partition(":")
-        if value and field.lower() == "id":
+        if value and field.lower() == "id" and "." in value:
+            pass  # a label (id:box.8.13); one no entry has matches nothing
+        elif value and field.lower() == "id":
             try:
                 parse_id(value)
             except BadId as exc:
@@ -370,8 +372,17 @@ def _search_words(
     query = select(Entry.id, Entry.name).order_by(Entry.id)
     for word in words:
         field, _, value = word.partition(":")
-        if value and field.lower() == "id":
+        if value and field.lower() == "id" and "." in value:
+            # A family member's label, e.g. id:maharaja.1.2.
+            query = query.where(
+                Entry.id.in_(select(Label.entry_id).where(Label.label == value))
+            )
+        elif value and field.lower() == "id":
             query = query.where(Entry.id == parse_id(value))
+        elif value and field.lower() == "family":
+            query = query.where(
+                Entry.id.in_(select(Label.entry_id).where(Label.family == value))
+            )
         elif value and field.lower() == "keyword":
             query = query.where(
                 Entry.id.in_(

@@ -10,7 +10,7 @@ from catalog import service
 from catalog.compute import invariants
 from catalog.config import Settings
 from catalog.store import repository as repo
-from catalog.store.models import Entry, Invariants, Offset
+from catalog.store.models import Entry, Facts, Invariants
 from catalog.store.seed import seed_dir
 
 
@@ -42,10 +42,16 @@ def stored(store, model, number):
 
 
 def offset_row(store, number):
-    row = stored(store, Offset, number)
-    if row is None:
+    row = stored(store, Facts, number)
+    if row is None or row.offset_dx is None:
         return None
-    return (row.dx, row.dy, row.method, row.defects, row.saturation_column)
+    return (
+        row.offset_dx,
+        row.offset_dy,
+        row.offset_method,
+        row.defects,
+        row.saturation_column,
+    )
 
 
 def test_stored_on_first_show_and_read_afterwards(store, calls):
@@ -68,7 +74,7 @@ def test_nothing_applies_is_stored_as_empty(store, calls):
     assert service.show(store, "W000022")["invariants"] == {}
     assert stored(store, Invariants, 22).data == {}
     service.show(store, "W000022")
-    assert len(calls) == 1 and stored(store, Offset, 22) is None
+    assert len(calls) == 1 and offset_row(store, 22) is None
 
 
 def test_an_older_version_is_recomputed(store, calls):

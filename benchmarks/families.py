@@ -1,0 +1,198 @@
+"""Families: seed thousands of members, then filter and tabulate them.
+
+Run: ``make bench-families`` (or ``python benchmarks/families.py [--n N]
+[--families box,maharaja] [--no-postgres]``). In a temporary SQLite file and
+a temporary PostgreSQL database (``WYTHOFF_TEST_POSTGRES_URL``, default the
+local server) it seeds the seeds and every member of the families (2836
+entries with the shipped ranges), computes each to n (default 10^4) with its
+invariants, and reports where the time went: the entry rows and labels, the
+fills, the invariants per family. Then it times filtered lists and family
+tables through :mod:`catalog.service` (what the CLI and the API call), and
+checks that the tables reproduce the papers: Box(a,b) offsets (b-1, a-1) for
+every a, b <= 16 (Hu–Sleator–Tsin, Theorem 2) and Maharaja Nim's deviation
+range -4..3 at (1,2) (Larsson–Wästlund, section 2).
+Goals: p50 <= 50 ms for a filtered list and for a table on each database.
+Exit 1 if a goal or a check is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from catalog import service
+from catalog.config import Settings
+from catalog.store.ids import parse_id
+
+ADMIN = os.environ.get(
+    "WYTHOFF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+LISTS = [
+    {"family": "box", "where": ["defects<=5"], "sort": "defects", "limit": 50},
+    {"where": ["deviation=-4,3"], "limit": 50},
+    {"family": "adjoined", "where": ["adjoined=false", "i<=5"], "limit": 100},
+    {"where": ["offset_dx>=10", "defects=0"], "sort": "-offset_dx", "limit": 50},
+    {"family": "cell", "where": ["kind=P", "defects=0"], "sort": "saturation_column"},
+    {"where": ["one_p_per_column=true", "symmetric=false"], "limit": 100},
+]
+TABLES = [
+    ("box", "offset", ()),
+    ("maharaja", "deviation", ()),
+    ("adjoined", "adjoined", ()),
+    ("cell", "defects", ("kind=P",)),
+]
+
+
+def seed(store: service.Store, names: list[str], n: int) -> dict[str, float]:
+    """Seed and compute; return seconds by phase."""
+    spent: dict[str, float] = defaultdict(float)
+    begin = time.perf_counter()
+    report = service.seed_families(store, names)
+    spent["rows and labels"] = time.perf_counter() - begin
+    ids = list(dict.fromkeys(report["added"] + report["updated"] + report["unchanged"]))
+    family_of = {}
+    for name in names or [f.name for f in store.families.ordered]:
+        for member in store.families.members(name):
+            family_of.setdefault(store.families.number(member), name)
+    per_family: dict[str, list[float]] = defaultdict(list)
+    for done, wid in enumerate(ids, 1):
+        number = parse_id(wid)
+        start = time.perf_counter()
+        service.compute(store, wid, n)
+        middle = time.perf_counter()
+        service.entry_invariants(store, number)
+        end = time.perf_counter()
+        spent["fills"] += middle - start
+        spent["invariants"] += end - middle
+        per_family[family_of.get(number, "seeds")].append(end - middle)
+        if done % 250 == 0:
+            print(f"    {done}/{len(ids)} entries computed", flush=True)
+    spent["entries"] = len(ids)
+    for name, times in per_family.items():
+        spent[f"invariants of {name} (mean ms)"] = 1000 * float(np.mean(times))
+    return spent
+
+
+def timed(call, repeat: int) -> np.ndarray:
+    times = []
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - begin)
+    return np.array(times) * 1000
+
+
+def checks(store: service.Store) -> list[str]:
+    """The papers' tables, read back from the store."""
+    problems = []
+    box = service.table(store, "box", "offset")
+    for i, a in enumerate(box["rows"]["values"]):
+        for j, b in enumerate(box["columns"]["values"]):
+            if box["cells"][i][j] != [b - 1, a - 1]:
+                problems.append(f"box.{a}.{b}: offset {box['cells'][i][j]}")
+    if len(box["rows"]["values"]) != 16 or len(box["columns"]["values"]) != 16:
+        problems.append("the box table is not 16 x 16")
+    maharaja = service.table(store, "maharaja", "deviation")
+    first = maharaja["cells"][0][0]
+    if (maharaja["rows"]["values"][0], maharaja["columns"]["values"][0]) != (1, 2):
+        problems.append("the maharaja table does not start at (1,2)")
+    if first != [-4, 3]:
+        problems.append(f"maharaja.1.2: deviation {first}, the paper says [-4, 3]")
+    return problems
+
+
+def run(label: str, url: str, names: list[str], n: int, repeat: int) -> bool:
+    store = service.Store(Settings.load(url))
+    try:
+        print(f"{label}:")
+        begin = time.perf_counter()
+        spent = seed(store, names, n)
+        total = time.perf_counter() - begin
+        print(
+            f"  seeded {int(spent['entries'])} entries to n = {n} with invariants "
+            f"in {total:.0f} s"
+        )
+        for phase, value in spent.items():
+            if phase != "entries":
+                unit = "" if "mean ms" in phase else " s"
+                print(f"    {phase}: {value:.1f}{unit}")
+        ok = True
+        for kind, calls in (
+            (
+                "filtered list",
+                [lambda q=q: service.list_entries(store, **q) for q in LISTS],
+            ),
+            (
+                "family table",
+                [
+                    lambda t=t: service.table(store, t[0], t[1], t[2])
+                    for t in TABLES
+                    if not names or t[0] in names
+                ],
+            ),
+        ):
+            for call in calls:
+                call()  # warm: the family set and the connection pool
+            times = np.concatenate([timed(call, repeat) for call in calls])
+            p50, p95 = np.median(times), np.percentile(times, 95)
+            good = p50 <= 50
+            ok &= good
+            print(
+                f"  {'ok  ' if good else 'MISS'} {kind}: p50 {p50:.1f} ms, p95 "
+                f"{p95:.1f} ms over {len(times)} calls of {len(calls)} kinds "
+                "(goal: p50 <= 50 ms)"
+            )
+        if not names:
+            problems = checks(store)
+            print(
+                "  ok   the box offsets are (b-1, a-1) for a, b <= 16 and "
+                "maharaja.1.2's deviations are -4..3"
+                if not problems
+                else "  MISS " + "; ".join(problems[:5])
+            )
+            ok &= not problems
+        return ok
+    finally:
+        store.dispose()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10_000)
+    parser.add_argument("--families", default="", help="comma-separated (all)")
+    parser.add_argument("--repeat", type=int, default=25)
+    parser.add_argument("--no-postgres", action="store_true")
+    args = parser.parse_args()
+    names = [name for name in args.families.split(",") if name]
+    ok = True
+    with tempfile.TemporaryDirectory() as folder:
+        targets = [("SQLite", f"sqlite:///{Path(folder) / 'families.sqlite3'}")]
+        admin, name = None, f"wythoff_bench_families_{os.getpid()}"
+        if not args.no_postgres:
+            admin = create_engine(ADMIN, isolation_level="AUTOCOMMIT")
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+            url = make_url(ADMIN).set(database=name).render_as_string(False)
+            targets.append(("PostgreSQL", url))
+        try:
+            for label, url in targets:
+                ok &= run(label, url, names, args.n, args.repeat)
+        finally:
+            if admin is not None:
+                with admin.connect() as conn:
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                admin.dispose()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

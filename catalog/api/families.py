@@ -1,0 +1,104 @@
+"""``/api/v1/families``: the families of variants and their tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from catalog import service
+from catalog.api.errors import BadParameter
+
+bp = Blueprint("families", __name__, url_prefix="/api/v1")
+
+
+def _store() -> service.Store:
+    return current_app.extensions["catalog"]
+
+
+def _cached(body: Any) -> Response:
+    response = jsonify(body)
+    response.add_etag()
+    response.cache_control.public = True
+    response.cache_control.max_age = current_app.config["ENTRY_MAX_AGE"]
+    return response.make_conditional(request)  # type: ignore[return-value]
+
+
+@bp.get("/families")
+def families() -> Response:
+    """What ``wythoff families`` prints."""
+    return _cached(service.families(_store()))
+
+
+@bp.get("/families/<name>/table")
+def table(name: str) -> Response:
+    """What ``wythoff table NAME INVARIANT --fix …`` prints with ``--json``."""
+    invariant = request.args.get("invariant")
+    if not invariant:
+        raise BadParameter("invariant: required")
+    doc = service.table(_store(), name, invariant, request.args.getlist("fix"))
+    return _cached(doc)
+
+
+def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
+    """This blueprint's part of the OpenAPI document (built by
+    :func:`catalog.api.openapi.document` with its helpers)."""
+    axis = {
+        "type": "object",
+        "required": ["name", "values"],
+        "properties": {"name": {"type": "string"}, "values": {"type": "array"}},
+    }
+    grid = {
+        "type": "object",
+        "required": ["family", "invariant", "rows", "columns", "cells"],
+        "properties": {
+            "family": {"type": "string"},
+            "invariant": {"type": "string"},
+            "rows": axis,
+            "columns": axis,
+            "cells": {"type": "array", "items": {"type": "array"}},
+        },
+    }
+    listing = {
+        "type": "object",
+        "required": ["families"],
+        "properties": {"families": {"type": "array", "items": {"type": "object"}}},
+    }
+    return {
+        "/api/v1/families": {
+            "get": {
+                "summary": "The families of variants: `wythoff families`",
+                "responses": {"200": json(listing, "the families")},
+            }
+        },
+        "/api/v1/families/{name}/table": {
+            "get": {
+                "summary": "An invariant over a family's two parameters: "
+                "`wythoff table`; cells are null where no stored member has it",
+                "parameters": [
+                    param("name", "path", {"type": "string"}, "the family"),
+                    param(
+                        "invariant",
+                        "query",
+                        {"type": "string"},
+                        "offset, offset_dx, offset_dy, defects, saturation_column, "
+                        "deviation, deviation_min, deviation_max, adjoined, "
+                        "one_p_per_column, symmetric, xref_class or id",
+                        required=True,
+                    ),
+                    {
+                        **param(
+                            "fix",
+                            "query",
+                            {"type": "array", "items": {"type": "string"}},
+                            "NAME=VALUE: fix a parameter of a family with more "
+                            "than two (repeatable)",
+                        ),
+                        "style": "form",
+                        "explode": True,
+                    },
+                ],
+                "responses": {"200": json(grid, "the table"), **errors(400, 404)},
+            }
+        },
+    }

@@ -1,0 +1,228 @@
+"""The parameters of a family: their values, label text and slot offsets.
+
+Three kinds, each read from a family file's ``parameters`` list:
+
+- ``{"name": "k", "type": "int", "min": 1, "max": 16}``: the integers
+  min..max, written in labels as plain ASCII digits;
+- ``{"name": "kind", "type": "enum", "values": ["P", "N"]}``: one of the
+  listed words;
+- ``{"name": "rays", "type": "subset", "pool": [[1, 0], [0, 1], ...]}``: a
+  non-empty subset of the pool, written in labels as its pairs ``a-b`` in pool
+  order, one label component each (so it must be the last parameter).
+
+Every value has an **offset**: its distance from the start of the range (int),
+its position in ``values`` (enum) or the bit mask of its pairs over the pool
+(subset). Offsets do not depend on where a range ends, so a range may grow at
+its end (a larger ``max``, more ``values``, pairs appended to the pool)
+without changing the offset of any value it had before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from catalog.errors import BadInput
+
+NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
+DIGITS = re.compile(r"(0|[1-9][0-9]*)\Z", re.ASCII)
+PAIR = re.compile(r"(0|[1-9][0-9]*)-(0|[1-9][0-9]*)\Z", re.ASCII)
+
+#: Largest integer a parameter range may reach (labels stay short).
+MAX_INT = 1_000_000
+#: Largest subset pool (its masks are slot offsets: 2**16 of them).
+MAX_POOL = 16
+
+Pair = tuple[int, int]
+
+
+class LabelError(BadInput):
+    """A label that names no member of its family; the message says why."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str
+    min: int = 0
+    max: int = 0
+    values: tuple[str, ...] = ()
+    pool: tuple[Pair, ...] = ()
+
+    # -- reading a family file ------------------------------------------------
+
+    @classmethod
+    def from_json(cls, data: Any) -> Parameter:
+        """Validate one entry of ``parameters``; errors say which field."""
+        if not isinstance(data, dict):
+            raise ValueError("must be an object with name and type")
+        name, kind = data.get("name"), data.get("type")
+        if not isinstance(name, str) or not NAME.match(name):
+            raise ValueError(f"name: {name!r} must match {NAME.pattern}")
+        allowed = {"int": {"min", "max"}, "enum": {"values"}, "subset": {"pool"}}
+        if kind not in allowed:
+            raise ValueError(f"type: {kind!r} must be one of {sorted(allowed)}")
+        extra = set(data) - {"name", "type", *allowed[kind]}
+        missing = allowed[kind] - set(data)
+        if extra or missing:
+            field = sorted(extra or missing)[0]
+            raise ValueError(f"{field}: {'unknown' if extra else 'missing'} field")
+        if kind == "int":
+            lo, hi = data["min"], data["max"]
+            for field, v in (("min", lo), ("max", hi)):
+                if not _is_int(v) or not 0 <= v <= MAX_INT:
+                    raise ValueError(f"{field}: must be an integer in 0..{MAX_INT}")
+            if lo > hi:
+                raise ValueError("max: must be at least min")
+            return cls(name, kind, min=lo, max=hi)
+        if kind == "enum":
+            values = data["values"]
+            if not isinstance(values, list) or not values:
+                raise ValueError("values: must be a non-empty list of words")
+            for i, v in enumerate(values):
+                if not isinstance(v, str) or not WORD.match(v):
+                    raise ValueError(f"values[{i}]: {v!r} must match {WORD.pattern}")
+            if len(set(values)) != len(values):
+                raise ValueError("values: must not repeat")
+            return cls(name, kind, values=tuple(values))
+        pool = data["pool"]
+        if not isinstance(pool, list) or not 0 < len(pool) <= MAX_POOL:
+            raise ValueError(f"pool: must be a list of 1 to {MAX_POOL} pairs")
+        pairs = []
+        for i, p in enumerate(pool):
+            if not (
+                isinstance(p, list)
+                and len(p) == 2
+                and all(_is_int(v) and 0 <= v <= MAX_INT for v in p)
+                and p != [0, 0]
+            ):
+                raise ValueError(f"pool[{i}]: must be a pair [a, b] of integers >= 0")
+            pairs.append((p[0], p[1]))
+        if len(set(pairs)) != len(pairs):
+            raise ValueError("pool: must not repeat a pair")
+        return cls(name, kind, pool=tuple(pairs))
+
+    # -- values ---------------------------------------------------------------
+
+    def all_values(self) -> Iterator[Any]:
+        """Every value of the range, in offset order."""
+        if self.type == "int":
+            yield from range(self.min, self.max + 1)
+        elif self.type == "enum":
+            yield from self.values
+        else:
+            for mask in range(1, 1 << len(self.pool)):
+                yield tuple(p for i, p in enumerate(self.pool) if mask >> i & 1)
+
+    def offset(self, value: Any) -> int:
+        """The value's range-independent offset (see the module docstring)."""
+        if self.type == "int":
+            return int(value) - self.min
+        if self.type == "enum":
+            return self.values.index(value)
+        return sum(1 << self.pool.index(p) for p in value)
+
+    def code(self, value: Any) -> int:
+        """The integer the store keeps for the value (``labels.p1``…): the
+        integer itself, an enum value's position, a subset's bit mask."""
+        return int(value) if self.type == "int" else self.offset(value)
+
+    def to_json(self, value: Any) -> Any:
+        """The value as JSON (a subset is a list of [a, b] pairs)."""
+        return [list(p) for p in value] if self.type == "subset" else value
+
+    def text(self, value: Any) -> str:
+        """The value in a name or description: ``{(1,0),(0,1)}`` for a subset."""
+        if self.type == "subset":
+            return "{" + ",".join(f"({a},{b})" for a, b in value) + "}"
+        return str(value)
+
+    def label_parts(self, value: Any) -> list[str]:
+        if self.type == "subset":
+            return [f"{a}-{b}" for a, b in value]
+        return [str(value)]
+
+    def parse(self, parts: list[str]) -> Any:
+        """The value written as label components; ``LabelError`` if invalid."""
+        if self.type == "int":
+            (text,) = parts
+            if not DIGITS.match(text):
+                raise LabelError(
+                    f"{self.name}: {text!r} is not a number "
+                    "(ASCII digits, no sign or leading zeros)"
+                )
+            value = int(text)
+            if not self.min <= value <= self.max:
+                raise LabelError(
+                    f"{self.name}: {value} is out of range {self.min}..{self.max}"
+                )
+            return value
+        if self.type == "enum":
+            (text,) = parts
+            if text not in self.values:
+                raise LabelError(
+                    f"{self.name}: {text!r} is not one of {', '.join(self.values)}"
+                )
+            return text
+        pairs: list[Pair] = []
+        for text in parts:
+            match = PAIR.match(text)
+            if match is None:
+                raise LabelError(f"{self.name}: {text!r} is not a pair a-b")
+            pair = (int(match.group(1)), int(match.group(2)))
+            if pair not in self.pool:
+                pool = ", ".join(f"{a}-{b}" for a, b in self.pool)
+                raise LabelError(f"{self.name}: {text} is not in the pool ({pool})")
+            if pair in pairs:
+                raise LabelError(f"{self.name}: {text} appears twice")
+            pairs.append(pair)
+        return tuple(sorted(pairs, key=self.pool.index))
+
+    def describe(self) -> str:
+        if self.type == "int":
+            return f"{self.name} in {self.min}..{self.max}"
+        if self.type == "enum":
+            return f"{self.name} in {{{', '.join(self.values)}}}"
+        pool = ", ".join(f"({a},{b})" for a, b in self.pool)
+        return f"{self.name}: a subset of {{{pool}}}"
+
+    def size(self) -> int:
+        """How many values the range has."""
+        if self.type == "int":
+            return self.max - self.min + 1
+        if self.type == "enum":
+            return len(self.values)
+        return (1 << len(self.pool)) - 1
+
+
+def shell_index(offsets: list[int]) -> int:
+    """Position of ``offsets`` when all tuples of non-negative integers of this
+    length are ordered by their largest entry, then lexicographically.
+
+    The tuples with largest entry below m are the m**k ones in [0, m)^k, so
+    the position never depends on how far any range reaches.
+
+    >>> [shell_index([a, b]) for a, b in [(0, 0), (0, 1), (1, 0), (1, 1), (0, 2)]]
+    [0, 1, 2, 3, 4]
+    """
+    k = len(offsets)
+    if k == 0:
+        return 0
+    m = max(offsets)
+    index = m**k
+    reached = False  # does the prefix already hold an entry equal to m?
+    for i, o in enumerate(offsets):
+        rest = k - i - 1
+        # Tuples that agree so far and hold v < o here (v < o <= m): their
+        # suffixes range over [0, m]^rest, needing an m unless already reached.
+        per_value = (m + 1) ** rest if reached else (m + 1) ** rest - m**rest
+        index += o * per_value
+        reached = reached or o == m
+    return index
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

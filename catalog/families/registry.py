@@ -1,0 +1,211 @@
+"""All shipped families together: labels, and the W-number of every member.
+
+W-numbers are a function of the shipped data only, so seeding the same
+families into two fresh catalogs, in any order, gives each game the same ID:
+
+1. a game equal to a seed (``seeds/W*.json``) keeps the seed's ID;
+2. otherwise it takes the slot (``id_base + index``) of its member in the
+   first family, in the order of ``id_base``, that contains it
+   (``adjoined.1.2`` is the game of ``maharaja.1.2``, so it takes maharaja's
+   slot).
+
+Family blocks start at :data:`FIRST_FAMILY_ID`; numbers below it are for the
+seeds and for entries users add. A family's block ends where the next one
+starts, and loading fails if a member would overflow it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from importlib.resources import files
+from pathlib import Path
+
+from catalog.errors import NotFound
+from catalog.families.members import Member, expand, members, parse_values
+from catalog.families.params import LabelError
+from catalog.families.spec import (
+    Family,
+    FamilyFileError,
+    build_family,
+    read_family_file,
+)
+from catalog.games.definition import DefinitionError, canonicalize
+
+#: The first W-number of the family blocks; entries users add stay below it.
+FIRST_FAMILY_ID = 100_000
+#: The largest W-number (W and six digits).
+MAX_ID = 999_999
+
+
+class UnknownFamily(NotFound):
+    """No family of that name."""
+
+
+def seeds_dir() -> Path:
+    """The seed files shipped with the package."""
+    return Path(str(files("catalog.seeds")))
+
+
+def families_dir() -> Path:
+    return seeds_dir() / "families"
+
+
+class FamilySet:
+    """Families by name and in the global order (by ``id_base``)."""
+
+    def __init__(self, families: list[Family], seed_ids: dict[str, int]) -> None:
+        self.ordered = sorted(families, key=lambda f: f.id_base)
+        self.by_name = {f.name: f for f in self.ordered}
+        self.seed_ids = seed_ids
+        self._check_layout()
+
+    def _check_layout(self) -> None:
+        previous: Family | None = None
+        for family in self.ordered:
+            if family.id_base < FIRST_FAMILY_ID or family.id_base > MAX_ID:
+                raise FamilyFileError(
+                    f"{family.file}: id_base: must be in {FIRST_FAMILY_ID}..{MAX_ID}"
+                )
+            if previous is not None and previous.id_base == family.id_base:
+                raise FamilyFileError(
+                    f"{family.file}: id_base: {family.id_base} is also the "
+                    f"id_base of {previous.file}"
+                )
+            previous = family
+
+    def block_end(self, family: Family) -> int:
+        """The first W-number after the family's block."""
+        later = [f.id_base for f in self.ordered if f.id_base > family.id_base]
+        return min(later, default=MAX_ID + 1)
+
+    # -- members -------------------------------------------------------------
+
+    def family(self, name: str) -> Family:
+        found = self.by_name.get(name)
+        if found is None:
+            known = ", ".join(f.name for f in self.ordered)
+            raise UnknownFamily(f"unknown family {name!r} (families: {known})")
+        return found
+
+    def members(self, name: str) -> list[Member]:
+        """Every member of the family, in slot order (checked once, cached)."""
+        return self._members[name]
+
+    @cached_property
+    def _members(self) -> dict[str, list[Member]]:
+        out = {}
+        for family in self.ordered:
+            found = members(family)
+            end = self.block_end(family)
+            for m in found:
+                if m.slot >= end:
+                    raise FamilyFileError(
+                        f"{family.file}: id_base: {m.label} needs slot {m.slot}, "
+                        f"past the block's end {end - 1}"
+                    )
+            out[family.name] = found
+        return out
+
+    def parse_label(self, text: str) -> Member:
+        """The member a label names: ``box.8.13`` → box with a=8, b=13."""
+        if not isinstance(text, str) or "." not in text:
+            raise LabelError(f"not a label: {text!r} (expected FAMILY.P1.P2…)")
+        name, *parts = text.split(".")
+        family = self.family(name)
+        return expand(family, parse_values(family, parts))
+
+    def is_label(self, text: str) -> bool:
+        """Does ``text`` look like a label (a known family, then a dot)?"""
+        return isinstance(text, str) and text.split(".", 1)[0] in self.by_name
+
+    # -- W-numbers -----------------------------------------------------------
+
+    @cached_property
+    def numbers(self) -> dict[str, int]:
+        """The W-number of every member's game, by the game's key."""
+        out: dict[str, int] = {}
+        for family in self.ordered:
+            for m in self.members(family.name):
+                key = m.game.key
+                if key not in out:
+                    out[key] = self.seed_ids.get(key, m.slot)
+        return out
+
+    def number(self, member: Member) -> int:
+        """The W-number of the member's game."""
+        return self.numbers[member.game.key]
+
+    @cached_property
+    def by_key(self) -> dict[str, list[Member]]:
+        """Every member of each game (by key), the primary one first: the
+        member of the first family in the global order."""
+        out: dict[str, list[Member]] = {}
+        for family in self.ordered:
+            for m in self.members(family.name):
+                out.setdefault(m.game.key, []).append(m)
+        return out
+
+    @cached_property
+    def labels(self) -> dict[str, list[str]]:
+        """Every label of each game (by key), primary label first."""
+        return {key: [m.label for m in found] for key, found in self.by_key.items()}
+
+    def label_rows(self, key: str) -> list[dict]:
+        """The label rows the store keeps for the game with this key."""
+        return [
+            {
+                "label": m.label,
+                "family": m.family,
+                "rank": self.by_name[m.family].id_base,
+                "parameters": m.parameters,
+                "codes": m.codes,
+            }
+            for m in self.by_key.get(key, [])
+        ]
+
+
+def read_seed_ids(folder: Path) -> dict[str, int]:
+    """The key of each seed's game → the seed's number."""
+    out: dict[str, int] = {}
+    for path in sorted(folder.glob("W*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            out[canonicalize(data["definition"]).key] = int(data["id"][1:])
+        except (OSError, ValueError, KeyError, TypeError, DefinitionError) as exc:
+            raise FamilyFileError(f"{path.name}: {exc}") from None
+    return out
+
+
+def load_families(folder: Path | None = None, seeds: Path | None = None) -> FamilySet:
+    """Load and validate every ``*.json`` in ``folder`` (default: the shipped
+    families) against the seeds in ``seeds`` (default: the shipped seeds)."""
+    folder = folder or families_dir()
+    raw = {}
+    for path in sorted(folder.glob("*.json")):
+        data = read_family_file(path)
+        raw[data["name"]] = data
+    built: dict[str, Family] = {}
+
+    def build(name: str, chain: tuple[str, ...] = ()) -> Family:
+        if name in built:
+            return built[name]
+        data = raw[name]
+        base = None
+        if "misere_of" in data:
+            base_name = data["misere_of"]
+            if base_name not in raw or base_name in chain:
+                raise FamilyFileError(
+                    f"{data['file']}: misere_of: {base_name!r} is not another family"
+                )
+            base = build(base_name, (*chain, name))
+            if base.misere_of is not None:
+                raise FamilyFileError(
+                    f"{data['file']}: misere_of: {base_name!r} is itself misère"
+                )
+        built[name] = build_family(data, base)
+        return built[name]
+
+    for name in raw:
+        build(name)
+    return FamilySet(list(built.values()), read_seed_ids(seeds or seeds_dir()))

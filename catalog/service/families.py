@@ -1,0 +1,290 @@
+"""Families: list them, seed their members, list entries by invariant, and
+tabulate an invariant over a family's two parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from catalog.errors import BadInput
+from catalog.families import Family, FamilySet, Member
+from catalog.families.filters import (
+    FIELDS,
+    MAX_CONDITION_LENGTH,
+    MAX_CONDITIONS,
+    TABLE_EXTRAS,
+    Condition,
+    check_field,
+    parse_sort,
+    parse_where,
+)
+from catalog.families.params import LabelError
+from catalog.inputs import (
+    MAX_KEYWORD_LENGTH,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_WORDS,
+    BadValue,
+    check_text,
+)
+from catalog.service.store import Store, entry_number
+from catalog.store import families as labelled
+from catalog.store import repository as repo
+from catalog.store.ids import format_id
+from catalog.store.seed import SeedError, load_seeds
+
+
+def families(store: Store) -> dict[str, Any]:
+    """Every family with its member count and how many the catalog holds."""
+    fs = store.families
+    with store.sessions() as session:
+        counts = labelled.family_counts(session)
+    return {
+        "families": [
+            {
+                "name": f.name,
+                "title": f.title,
+                "parameters": [p.describe() for p in f.parameters],
+                "members": len(fs.members(f.name)),
+                "seeded": counts.get(f.name, 0),
+                "first_id": format_id(f.id_base),
+                "misere_of": f.misere_of,
+                "paper": f.paper,
+            }
+            for f in fs.ordered
+        ]
+    }
+
+
+def select_families(fs: FamilySet, names: Sequence[str]) -> list[Family]:
+    """``names`` as families; ``"all"`` (or none) is every family."""
+    wanted = [n for name in names for n in name.split(",") if n.strip()]
+    if not wanted or "all" in wanted:
+        return list(fs.ordered)
+    return [fs.family(name.strip()) for name in dict.fromkeys(wanted)]
+
+
+def seed_families(store: Store, names: Sequence[str]) -> dict[str, Any]:
+    """Load the seeds, then the members of the named families (idempotent),
+    each with the W-number of :mod:`catalog.families.registry` and all the
+    labels of its game. One transaction: an error leaves nothing written.
+
+    Returns the seeds' report with the families' entries added to it (each
+    ID once), ``families`` (``{name: {"members", "added"}}``) and
+    ``members``: the IDs of the families' entries, in seeding order.
+    """
+    fs = store.families
+    chosen = select_families(fs, names)
+    with store.sessions.begin() as session:
+        report = load_seeds(session)
+        label_seeds(session, fs)
+        summary: dict[str, dict[str, int]] = {}
+        states: dict[str, str] = {}
+        for family in chosen:
+            added = 0
+            for member in fs.members(family.name):
+                wid, state = _seed_member(session, fs, member)
+                states.setdefault(wid, state)  # the first visit says what it did
+                added += state == "added"
+            summary[family.name] = {
+                "members": len(fs.members(family.name)),
+                "added": added,
+            }
+    seeds = {w for ids in report.values() for w in ids}
+    for wid, state in states.items():
+        if wid not in seeds:
+            report[state].append(wid)
+    members = list(states)
+    return {**report, "families": summary, "members": members}
+
+
+def label_seeds(session: Session, fs: FamilySet) -> None:
+    """Give the entries of the catalog that are family members their labels."""
+    for number in fs.seed_ids.values():
+        entry = session.get(repo.Entry, number)
+        if entry is not None and entry.key in fs.by_key:
+            labelled.attach_labels(session, number, fs.label_rows(entry.key))
+
+
+def _seed_member(session: Session, fs: FamilySet, member: Member) -> tuple[str, str]:
+    """Create or refresh the member's entry and give it every label of its
+    game: ``(ID, "added" | "updated" | "unchanged")``. An entry that is a
+    seed's, or a user's under another number, keeps its own fields."""
+    key = member.game.key
+    primary = fs.by_key[key][0]
+    number = fs.numbers[key]
+    entry = repo.find_entry(session, member.game)
+    state = "unchanged"
+    fields: dict[str, Any] = {
+        "description": primary.description,
+        "references": primary.references,
+        "keywords": primary.keywords,
+        "provenance": primary.provenance,
+    }
+    if entry is None:
+        holder = session.get(repo.Entry, number)
+        if holder is not None:
+            raise SeedError(
+                f"{member.label}: its W-number {format_id(number)} holds another "
+                "game (edit the family files only by widening ranges)"
+            )
+        entry, _ = repo.add_entry(
+            session,
+            member.game,
+            number=number,
+            source="seed",
+            name=primary.name,
+            **fields,
+        )
+        state = "added"
+    elif entry.id == number and number not in fs.seed_ids.values():
+        changed = repo.update_entry(
+            session, entry, member.game, name=primary.name, source="seed", **fields
+        )
+        state = "updated" if changed else "unchanged"
+    labelled.attach_labels(session, entry.id, fs.label_rows(key))
+    return format_id(entry.id), state
+
+
+# -- listing by invariant ------------------------------------------------------
+
+
+def list_entries(
+    store: Store,
+    keyword: str | None = None,
+    after: str | int | None = None,
+    limit: int = 100,
+    words: Sequence[str] = (),
+    family: str | None = None,
+    where: Sequence[str] = (),
+    sort: str | None = None,
+) -> dict[str, Any]:
+    """Entries in ID order (or by ``sort``) after ``after`` (an ID, a label or
+    a number), filtered by keyword, name words, family and ``where``
+    conditions (``FIELD OP VALUE``)."""
+    if keyword is not None:
+        check_text(keyword, "keyword", MAX_KEYWORD_LENGTH)
+    for word in words:
+        check_text(word, "q", MAX_QUERY_LENGTH)
+    if len(words) > MAX_QUERY_WORDS:
+        raise BadValue("q", f"at most {MAX_QUERY_WORDS} words")
+    if len(where) > MAX_CONDITIONS:
+        raise BadValue("where", f"at most {MAX_CONDITIONS} conditions")
+    for condition in where:
+        check_text(condition, "where", MAX_CONDITION_LENGTH)
+    for name, value in (("family", family), ("sort", sort)):
+        if value is not None:
+            check_text(value, name, MAX_KEYWORD_LENGTH)
+    fs = store.families
+    spec = fs.family(family) if family else None
+    members = fs.members(spec.name) if spec else None
+    conditions: list[Condition] = [parse_where(w, spec, members) for w in where]
+    if sort is not None:
+        sort = parse_sort(sort, spec, members)
+    start = entry_number(store, after) if isinstance(after, str) else (after or 0)
+    with store.sessions() as session:
+        rows = labelled.filter_entries(
+            session,
+            family=spec.name if spec else None,
+            parameters=[p.name for p in spec.parameters] if spec else (),
+            conditions=conditions,
+            sort=sort,
+            keyword=keyword,
+            words=words,
+            after=start,
+            limit=limit,
+        )
+    return {"entries": rows}
+
+
+# -- tables ----------------------------------------------------------------------
+
+
+def table(
+    store: Store, name: str, invariant: str, fix: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The invariant over the family's two free parameters: ``{"family",
+    "invariant", "rows": {"name", "values"}, "columns": {"name", "values"},
+    "cells"}``; ``cells[i][j]`` is null where no stored member has it."""
+    check_text(name, "family", MAX_KEYWORD_LENGTH)
+    check_text(invariant, "invariant", MAX_KEYWORD_LENGTH)
+    if len(fix) > 3:
+        raise BadValue("fix", "at most 3 (a family has at most 3 parameters)")
+    for item in fix:
+        check_text(item, "fix", MAX_CONDITION_LENGTH)
+    fs = store.families
+    family = fs.family(name)
+    members = fs.members(family.name)
+    if invariant not in TABLE_EXTRAS:
+        if invariant not in FIELDS:
+            known = ", ".join([*FIELDS, *TABLE_EXTRAS])
+            raise BadInput(f"unknown invariant {invariant!r} (invariants: {known})")
+        check_field(invariant, family, members)
+    fixed = _fixed(family, fix)
+    free = [i for i, p in enumerate(family.parameters) if i not in fixed]
+    if len(free) != 2:
+        names = ", ".join(p.name for p in family.parameters)
+        raise BadInput(
+            f"a table needs two free parameters; {family.name} has {names}"
+            + (f": fix {len(free) - 2} with --fix NAME=VALUE" if len(free) > 2 else "")
+        )
+    chosen = [m for m in members if all(m.codes[i] == c for i, c in fixed.items())]
+    axes = [_axis(family, chosen, i) for i in free]
+    where = {
+        (codes[free[0]], codes[free[1]]): value
+        for codes, _, value in _rows(store, family, fixed, invariant)
+    }
+    cells = [[where.get((r, c)) for c, _ in axes[1]] for r, _ in axes[0]]
+    return {
+        "family": family.name,
+        "invariant": invariant,
+        "rows": {
+            "name": family.parameters[free[0]].name,
+            "values": [v for _, v in axes[0]],
+        },
+        "columns": {
+            "name": family.parameters[free[1]].name,
+            "values": [v for _, v in axes[1]],
+        },
+        "cells": cells,
+    }
+
+
+def _rows(store: Store, family: Family, fixed: dict[int, int], invariant: str):
+    with store.sessions() as session:
+        return labelled.family_rows(
+            session, family.name, fixed, None if invariant == "id" else invariant
+        )
+
+
+def _fixed(family: Family, fix: Sequence[str]) -> dict[int, int]:
+    """``NAME=VALUE`` → {parameter position: code}."""
+    out: dict[int, int] = {}
+    names = [p.name for p in family.parameters]
+    for item in fix:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or name not in names:
+            raise BadInput(
+                f"--fix {item!r}: expected NAME=VALUE with NAME one of "
+                f"{', '.join(names)}"
+            )
+        position = names.index(name)
+        if position in out:
+            raise BadInput(f"--fix {name}: given twice")
+        param = family.parameters[position]
+        if param.type == "subset":
+            raise BadInput(f"--fix {name}: a subset parameter cannot be fixed")
+        try:
+            out[position] = param.code(param.parse([value.strip()]))
+        except LabelError as exc:
+            raise BadInput(f"--fix {exc}") from None
+    return out
+
+
+def _axis(family: Family, members: list[Member], position: int) -> list[tuple]:
+    """(code, JSON value) of the parameter's values among ``members``."""
+    param = family.parameters[position]
+    seen = {m.codes[position]: m.parameters[param.name] for m in members}
+    return sorted(seen.items())

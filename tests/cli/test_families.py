@@ -1,0 +1,142 @@
+"""``wythoff families``, ``seed --family``, ``list --where``, ``table``, on
+both databases."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from catalog import service
+from catalog.cli.main import cli
+from catalog.families import load_families
+from tests.cli.test_cli import count_entries
+
+
+@pytest.fixture
+def wythoff(runner, fresh_url):
+    """Run ``wythoff … --db URL`` (``--json`` unless ``text=True``)."""
+
+    def run(*args, text=False):
+        command, *rest = args
+        flags = ["--db", fresh_url] + ([] if text else ["--json"])
+        result = runner.invoke(cli, [command, *flags, *rest])
+        out = result.stdout
+        if result.exit_code == 0 and not text:
+            out = json.loads(out)
+        return result.exit_code, out, result.stderr
+
+    run.url = fresh_url
+    return run
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_families()
+
+
+def test_seed_a_family_then_list_show_and_tabulate(wythoff, shipped):
+    code, report, _ = wythoff("seed", "--family", "box", "--n", "0")
+    assert code == 0 and report["families"] == {"box": {"members": 256, "added": 251}}
+    assert {"W000017", "W120000"} <= set(report["added"])
+    code, again, _ = wythoff("seed", "--family", "box", "--n", "0")
+    assert again["added"] == [] and again["updated"] == []
+
+    listed = {f["name"]: f for f in wythoff("families")[1]["families"]}
+    assert listed["box"]["members"] == listed["box"]["seeded"] == 256
+    assert listed["maharaja"]["seeded"] == 9  # W000004–W000011 and W000024
+
+    code, shown, _ = wythoff("show", "box.8.13")
+    assert code == 0 and shown["id"] == "W000017" and shown["label"] == "box.8.13"
+
+    code, page, _ = wythoff(
+        "list", "--family", "box", "--where", "a=8", "--sort", "-b", "--limit", "3"
+    )
+    assert [e["label"] for e in page["entries"]] == ["box.8.16", "box.8.15", "box.8.14"]
+    assert [e["values"] for e in page["entries"]] == [
+        {"a": 8, "b": b} for b in (16, 15, 14)
+    ]
+
+    code, grid, _ = wythoff("table", "box", "id")
+    assert code == 0
+    assert grid["rows"] == {"name": "a", "values": list(range(1, 17))}
+    assert grid["columns"] == {"name": "b", "values": list(range(1, 17))}
+    expected = [
+        [
+            f"W{shipped.number(shipped.parse_label(f'box.{a}.{b}')):06d}"
+            for b in range(1, 17)
+        ]
+        for a in range(1, 17)
+    ]
+    assert grid == {
+        "family": "box",
+        "invariant": "id",
+        "rows": grid["rows"],
+        "columns": grid["columns"],
+        "cells": expected,
+    }
+    assert grid["cells"][7][12] == "W000017"
+
+    code, text, _ = wythoff("table", "box", "id", text=True)
+    lines = text.splitlines()
+    assert lines[0] == "box: id" and lines[1].split()[:3] == ["a\\b", "1", "2"]
+    code, csv, _ = wythoff("table", "box", "id", "--format", "csv", text=True)
+    assert csv.splitlines()[0] == "a\\b," + ",".join(map(str, range(1, 17)))
+    assert csv.splitlines()[8].split(",")[13] == "W000017"
+
+
+def test_table_with_a_fixed_parameter(wythoff):
+    wythoff("seed", "--family", "cell", "--n", "0")
+    code, grid, _ = wythoff("table", "cell", "id", "--fix", "kind=N")
+    assert code == 0 and grid["rows"]["name"] == "x" and grid["columns"]["name"] == "y"
+    pairs = {
+        (x, y)
+        for i, x in enumerate(grid["rows"]["values"])
+        for j, y in enumerate(grid["columns"]["values"])
+        if grid["cells"][i][j] is not None
+    }
+    assert (0, 0) in pairs and (1, 2) in pairs and (2, 1) in pairs and len(pairs) == 23
+    i, j = grid["rows"]["values"].index(0), grid["columns"]["values"].index(0)
+    assert grid["cells"][i][j] == "W000002"  # misère Wythoff
+
+
+def test_family_flag_alone_means_every_family(runner, fresh_url, monkeypatch):
+    seen = []
+
+    def fake(store, names):
+        seen.append(list(names))
+        return {"added": [], "updated": [], "unchanged": [], "families": {}}
+
+    monkeypatch.setattr(service, "seed_families", fake)
+    for args, names in (
+        (["--family"], ["all"]),
+        (["--family", "box,cell"], ["box,cell"]),
+    ):
+        result = runner.invoke(cli, ["seed", "--db", fresh_url, "--n", "0", *args])
+        assert result.exit_code == 0, result.stderr
+        assert seen.pop() == names
+
+
+BAD = [
+    (["table", "nope", "id"], "unknown family 'nope'"),
+    (["table", "cell", "id"], "a table needs two free parameters"),
+    (["table", "box", "colour"], "unknown invariant 'colour'"),
+    (["table", "maharaja", "offset"], "the family maharaja has no offset"),
+    (["table", "cell", "id", "--fix", "kind"], "--fix 'kind': expected NAME=VALUE"),
+    (["list", "--where", "a=1"], "unknown field 'a'"),
+    (["list", "--family", "box", "--where", "a~1"], "expected FIELD OP VALUE"),
+    (["list", "--family", "box", "--sort", "c"], "unknown field 'c'"),
+    (["show", "box.17.1"], "a: 17 is out of range 1..16"),
+    (["show", "box.1.1"], "box.1.1 is not in this catalog yet"),
+    (["seed", "--family", "box,nope", "--n", "0"], "unknown family 'nope'"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
+    wythoff("seed", "--n", "0")
+    before = count_entries(wythoff.url)
+    code, _, err = wythoff(*args)
+    assert code != 0
+    assert err.count("\n") == 1 and message in err
+    assert count_entries(wythoff.url) == before

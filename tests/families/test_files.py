@@ -1,0 +1,172 @@
+"""Family files load, and bad ones fail naming the file and the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from catalog.errors import BadInput
+from catalog.families import FamilyFileError, families_dir, load_families
+from catalog.families.spec import build_family, read_family_file
+
+FILES = sorted(families_dir().glob("*.json"))
+
+
+def test_the_issue_s_families_are_shipped():
+    names = {p.stem for p in FILES}
+    assert {"maharaja", "box", "cell", "adjoined", "nimhoff"} <= names
+    for base in ("maharaja", "adjoined", "nimhoff"):
+        assert f"{base}-misere" in names
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_each_file_loads(path, families):
+    data = read_family_file(path)
+    family = families.family(path.stem)
+    assert family.name == data["name"] == path.stem
+    assert family.title and family.description and family.paper
+    assert family.references, "every family cites its paper"
+    assert families.members(family.name), "every family has members"
+    if "misere_of" not in data:
+        assert build_family(data) == family
+
+
+def test_errors_are_bad_input():
+    assert issubclass(FamilyFileError, BadInput)
+    assert issubclass(FamilyFileError, ValueError)
+
+
+def _drop(key):
+    return lambda d: d.pop(key)
+
+
+def _set(path, value):
+    def edit(d):
+        target = d
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+
+    return edit
+
+
+BAD = [
+    ("box", _drop("id_base"), "box.json: id_base: missing field"),
+    ("box", _set(["colour"], 1), "box.json: colour: unknown field"),
+    ("box", _set(["name"], "boxes"), "box.json: name: 'boxes' must equal the file"),
+    ("box", _set(["parameters", 0, "type"], "real"), "box.json: parameters[0]: type"),
+    ("box", _set(["parameters", 1, "min"], 20), "box.json: parameters[1]: max:"),
+    ("box", _set(["parameters", 0, "max"], "16"), "parameters[0]: max: must be an"),
+    ("box", _set(["parameters", 1, "name"], "a"), "box.json: parameters: names"),
+    (
+        "box",
+        _set(["definition", "alter", "P_boxes"], [[0, 0, "$c", "$b"]]),
+        "box.json: definition.alter.P_boxes[0][2]: '$c' names no parameter",
+    ),
+    (
+        "box",
+        _set(["member", "name"], "Box({a},{c})"),
+        "box.json: member.name: {c} names no parameter",
+    ),
+    (
+        "box",
+        _set(["definition", "alter", "P_boxes"], [[0, 0, "$a", -1]]),
+        "box.json: definition: box.1.1: alter.P_boxes[0]: components must be non-neg",
+    ),
+    ("maharaja", _set(["constraints"], ["k <"]), "maharaja.json: constraints[0]: "),
+    (
+        "maharaja",
+        _set(["constraints"], ["k < m"]),
+        "maharaja.json: constraints[0]: unknown name 'm'",
+    ),
+    (
+        "maharaja",
+        _set(["constraints"], ["__import__('os') == 1"]),
+        "maharaja.json: constraints[0]: only the functions",
+    ),
+    (
+        "maharaja",
+        _set(["constraints"], ["k.real < l"]),
+        "maharaja.json: constraints[0]: Attribute is not allowed",
+    ),
+    (
+        "maharaja",
+        _set(["constraints"], ["k < 'l'"]),
+        """maharaja.json: constraints: "k < 'l'" fails on {'k': 1, 'l': 1}""",
+    ),
+    ("maharaja", _set(["id_base"], 100), "maharaja.json: id_base: must be in"),
+    ("maharaja", _set(["id_base"], 120000), "id_base: 120000 is also the id_base"),
+    (
+        "maharaja",
+        _set(["parameters", 1, "max"], 101),
+        "maharaja.json: id_base: maharaja.1.101 needs slot 110000, past the block's "
+        "end 109999",
+    ),
+    (
+        "nimhoff-misere",
+        _set(["constraints"], []),
+        "nimhoff-misere.json: constraints: nimhoff-misere.0-1.1-1 has no misère "
+        "version ((0, 0) is not its only terminal position",
+    ),
+    (
+        "maharaja-misere",
+        _set(["misere_of"], "wythoff"),
+        "maharaja-misere.json: misere_of: 'wythoff' is not another family",
+    ),
+    (
+        "maharaja-misere",
+        _set(["parameters"], []),
+        "maharaja-misere.json: parameters: a misère family takes it from misere_of",
+    ),
+    (
+        "cell",
+        _set(["parameters", 0, "values"], ["P", "P"]),
+        "cell.json: parameters[0]: values: must not repeat",
+    ),
+    (
+        "nimhoff",
+        _set(["parameters", 0, "pool"], [[1, 0], [0, 0]]),
+        "nimhoff.json: parameters[0]: pool[1]: must be a pair",
+    ),
+    (
+        "nimhoff",
+        _set(
+            ["parameters"],
+            [
+                {"name": "rays", "type": "subset", "pool": [[1, 0]]},
+                {"name": "k", "type": "int", "min": 1, "max": 2},
+            ],
+        ),
+        "nimhoff.json: parameters: a subset parameter must come last",
+    ),
+]
+
+
+@pytest.mark.parametrize("name, edit, message", BAD, ids=[c[2][:40] for c in BAD])
+def test_bad_family_files_name_file_and_field(edited, name, edit, message):
+    folder = edited(name, edit)
+    with pytest.raises(FamilyFileError) as info:
+        load_families(folder)._members  # noqa: B018  (members are checked lazily)
+    assert message in str(info.value)
+
+
+def test_a_misere_box_is_refused(edited, tmp_path):
+    """Box(a,b) forces (0, 0) to P, so it has no misère version."""
+    folder = edited("box", lambda d: None)
+    (folder / "box-misere.json").write_text(
+        '{"name": "box-misere", "misere_of": "box", "title": "t", "description":'
+        ' "d", "paper": "p", "id_base": 125000, "member": {"name": "m"}}',
+        "utf-8",
+    )
+    with pytest.raises(
+        FamilyFileError,
+        match=r"box-misere.json: constraints: "
+        r"box-misere.1.1 has no misère version \(the base game already forces",
+    ):
+        load_families(folder)._members  # noqa: B018
+
+
+def test_not_json_names_the_file(edited):
+    folder = edited("box", lambda d: None)
+    (folder / "box.json").write_text("{", "utf-8")
+    with pytest.raises(FamilyFileError, match=r"^box.json: Expecting"):
+        load_families(folder)

@@ -1,0 +1,286 @@
+"""Families in a catalog, on both databases: deterministic IDs, labels,
+filters and tables against values computed directly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from catalog import p_positions, service
+from catalog.compute import dictionary
+from catalog.compute.sequences import column_sequence, is_symmetric
+from catalog.config import Settings
+from catalog.errors import BadInput, NotFound
+from catalog.families import FIRST_FAMILY_ID, LabelError, families_dir, load_families
+from catalog.store.ids import UnknownEntry
+from tests.conftest import new_database_url
+
+
+def small_families(tmp_path, **ranges):
+    """The shipped families with narrower ranges: ``box=5`` makes a, b <= 5."""
+    folder = tmp_path / "families"
+    shutil.copytree(families_dir(), folder)
+    for name, top in ranges.items():
+        path = folder / f"{name}.json"
+        data = json.loads(path.read_text("utf-8"))
+        for param in data["parameters"]:
+            if param["type"] == "int":
+                param["max"] = min(param["max"], top)
+        path.write_text(json.dumps(data), "utf-8")
+    return load_families(folder)
+
+
+@pytest.fixture
+def make_store(fresh_url, tmp_path):
+    stores = []
+
+    def make(url=fresh_url, **ranges):
+        store = service.Store(Settings.load(url))
+        store.families = small_families(tmp_path / str(len(stores)), **ranges)
+        stores.append(store)
+        return store
+
+    yield make
+    for store in stores:
+        store.dispose()
+
+
+SMALL = {"box": 5, "maharaja": 5, "adjoined": 6, "cell": 3}
+
+
+@pytest.fixture
+def second_url(fresh_url, request, tmp_path):
+    """Another empty database of the same backend."""
+    backend = "sqlite" if fresh_url.startswith("sqlite") else "postgresql"
+    folder = tmp_path / "second"
+    folder.mkdir()
+    return new_database_url(backend, request, folder)
+
+
+def test_ids_do_not_depend_on_what_is_seeded_first(make_store, second_url):
+    one = make_store(**SMALL)
+    two = make_store(second_url, **SMALL)
+    service.seed_families(one, ["adjoined", "maharaja"])
+    service.seed_families(two, ["maharaja"])
+    service.seed_families(two, ["adjoined"])
+    number = service.entry_number
+    for member in one.families.members("adjoined"):
+        assert number(one, member.label) == number(two, member.label)
+        assert number(one, member.label) == one.families.number(member)
+    assert number(one, "adjoined.2.5") == number(one, "maharaja.2.5")
+    # Box members are in no lower family: the narrow range gives the numbers
+    # of the shipped one.
+    shipped = load_families()
+    service.seed_families(one, ["box"])
+    for member in one.families.members("box"):
+        shipped_number = shipped.number(shipped.parse_label(member.label))
+        assert number(one, member.label) == shipped_number
+
+
+def test_seeding_is_idempotent_and_keeps_seed_ids(make_store):
+    store = make_store(**SMALL)
+    first = service.seed_families(store, ["maharaja"])
+    assert "W000004" in first["unchanged"] or "W000004" in first["added"]
+    again = service.seed_families(store, ["maharaja"])
+    assert again["added"] == [] and again["updated"] == []
+    assert again["families"] == {"maharaja": {"members": 10, "added": 0}}
+    doc = service.show(store, "maharaja.1.2")
+    assert doc["id"] == "W000004" and doc["name"] == "Maharaja Nim"
+    assert doc["label"] == "maharaja.1.2" and doc["labels"] == [
+        "maharaja.1.2",
+        "adjoined.1.2",
+    ]
+    assert doc["family"] == {"name": "maharaja", "parameters": {"k": 1, "l": 2}}
+    assert service.show(store, "adjoined.1.2")["id"] == "W000004"
+    plain = service.show(store, "maharaja.2.4")
+    assert int(plain["id"][1:]) >= FIRST_FAMILY_ID and plain["source"] == "seed"
+
+
+def test_plain_seed_labels_the_seeds(make_store):
+    store = make_store()
+    service.seed(store)
+    assert service.show(store, "W000017")["label"] == "box.8.13"
+    assert service.show(store, "cell.N.0.0")["id"] == "W000002"
+
+
+def test_bad_labels_and_unseeded_members(make_store):
+    store = make_store(**SMALL)
+    service.seed(store)
+    with pytest.raises(UnknownEntry, match="box.3.3 is not in this catalog yet"):
+        service.show(store, "box.3.3")
+    with pytest.raises(NotFound, match="unknown family 'boxes'"):
+        service.show(store, "boxes.3.3")
+    with pytest.raises(LabelError, match="a: 9 is out of range 1..5"):
+        service.show(store, "box.9.3")
+    with pytest.raises(BadInput, match="not an entry ID"):
+        service.show(store, "W12")
+
+
+def test_a_failed_family_seed_writes_nothing(make_store):
+    store = make_store(**SMALL)
+    with pytest.raises(NotFound, match="unknown family 'nope'"):
+        service.seed_families(store, ["box", "nope"])
+    assert service.list_entries(store)["entries"] == []
+    assert all(f["seeded"] == 0 for f in service.families(store)["families"])
+
+
+def test_user_entries_stay_below_the_family_blocks(make_store):
+    store = make_store(**SMALL)
+    service.seed_families(store, ["box"])
+    added = service.add(store, '{"rays": [[1, 0], [0, 1], [2, 3]]}')
+    assert added == {"id": "W000026", "created": True}
+    # A family's game added by hand gets the next number and its labels; it
+    # keeps that number when the family is seeded.
+    game = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 5], [5, 2]]}'
+    assert service.add(store, game) == {"id": "W000027", "created": True}
+    assert service.show(store, "adjoined.2.5")["id"] == "W000027"
+    service.seed_families(store, ["maharaja"])
+    assert service.entry_number(store, "maharaja.2.5") == 27
+
+
+def invariants_of(store, labels):
+    for label in labels:
+        service.entry_invariants(store, service.entry_number(store, label))
+
+
+def test_box_offsets_table_is_theorem_2(make_store):
+    store = make_store(box=5)
+    service.seed_families(store, ["box"])
+    invariants_of(store, [m.label for m in store.families.members("box")])
+    doc = service.table(store, "box", "offset")
+    assert doc["rows"] == {"name": "a", "values": [1, 2, 3, 4, 5]}
+    assert doc["columns"] == {"name": "b", "values": [1, 2, 3, 4, 5]}
+    assert doc["cells"] == [[[b - 1, a - 1] for b in range(1, 6)] for a in range(1, 6)]
+    found = service.list_entries(store, family="box", where=["offset=4,1"])
+    assert [e["label"] for e in found["entries"]] == ["box.2.5"]
+
+
+def test_maharaja_deviation_table_matches_a_direct_computation(make_store):
+    store = make_store(maharaja=5)
+    service.seed_families(store, ["maharaja"])
+    members = store.families.members("maharaja")
+    invariants_of(store, [m.label for m in members])
+    doc = service.table(store, "maharaja", "deviation")
+    rows, columns = doc["rows"]["values"], doc["columns"]["values"]
+    assert (rows, columns) == ([1, 2, 3, 4], [2, 3, 4, 5])
+    assert doc["cells"][0][0] == [-4, 3]  # Maharaja Nim, end of section 2
+    assert doc["cells"][3][0] is None  # (4,2) is no member: k < l
+    n = dictionary.DEFAULT_N
+    for m in members:
+        k, l_ = m.parameters["k"], m.parameters["l"]
+        dev = dictionary.deviations(p_positions(m.game, n), n)
+        cell = doc["cells"][rows.index(k)][columns.index(l_)]
+        assert cell == [dev.min, dev.max], m.label
+
+
+def test_filters_sort_and_page_like_a_scan(make_store):
+    store = make_store(box=4, cell=3)
+    service.seed_families(store, ["box", "cell"])
+    labels = [m.label for f in ("box", "cell") for m in store.families.members(f)]
+    invariants_of(store, labels)
+    docs = {label: service.show(store, label) for label in labels}
+    by_id = {d["id"]: d for d in docs.values()}
+    # Reference: a scan of the documents, sorted by defects then ID.
+    expected = sorted(
+        (d["defects"], d["id"]) for d in by_id.values() if d["defects"] <= 3
+    )
+    seen, after = [], None
+    while True:
+        page = service.list_entries(
+            store, where=["defects<=3"], sort="defects", after=after, limit=4
+        )["entries"]
+        if not page:
+            break
+        seen += [(e["values"]["defects"], e["id"]) for e in page]
+        after = page[-1]["id"]
+    assert seen == expected
+    down = service.list_entries(store, where=["defects<=3"], sort="-defects")
+    assert [(e["values"]["defects"], e["id"]) for e in down["entries"]] == sorted(
+        expected, reverse=True
+    )
+    cells = service.list_entries(
+        store, family="cell", where=["kind=P", "x>=1", "defects=0"], sort="y"
+    )["entries"]
+    wanted = [
+        (m.parameters["y"], docs[m.label]["id"], m.label)
+        for m in store.families.members("cell")
+        if m.parameters["kind"] == "P"
+        and m.parameters["x"] >= 1
+        and docs[m.label]["defects"] == 0
+    ]
+    assert wanted, "some single P cells have no defects"
+    assert [e["label"] for e in cells] == [label for *_, label in sorted(wanted)]
+
+
+def test_fill_facts_match_the_positions(make_store):
+    store = make_store(**SMALL)
+    service.seed_families(store, ["box", "maharaja"])
+    expected = {}
+    for label in ("maharaja.1.2", "maharaja.2.5", "box.2.3", "box.4.4"):
+        service.compute(store, label, 300)
+        # Whole columns x < 300: their P-positions lie below y = 2000.
+        found = p_positions(store.families.parse_label(label).game, 2000)
+        found = found[found[:, 0] < 300]
+        expected[label] = (
+            column_sequence(found, 300) is not None,
+            is_symmetric(found, 300),
+        )
+    assert set(expected.values()) == {(True, True), (False, True), (False, False)}
+    for one_p in (True, False):
+        for symmetric in (True, False):
+            where = [f"one_p_per_column={one_p}", f"symmetric={symmetric}"]
+            rows = service.list_entries(store, where=where)["entries"]
+            assert [e["label"] for e in rows] == [
+                label
+                for label, facts in expected.items()
+                if facts == (one_p, symmetric)
+            ], where
+            for e in rows:
+                assert e["values"] == {
+                    "one_p_per_column": one_p,
+                    "symmetric": symmetric,
+                }
+    same = service.list_entries(store, where=["xref_class=W000004"])["entries"]
+    assert [e["id"] for e in same] == ["W000004"]
+
+
+def test_filter_errors(make_store):
+    store = make_store(**SMALL)
+    service.seed(store)
+    cases = [
+        ({"where": ["defects"]}, BadInput, "expected FIELD OP VALUE"),
+        ({"where": ["colour=1"]}, BadInput, "unknown field 'colour'"),
+        ({"where": ["offset<1,2"]}, BadInput, "offset takes only = and !="),
+        ({"where": ["offset=1"]}, BadInput, "offset: '1' is not a pair"),
+        ({"where": ["defects=x"]}, BadInput, "defects: 'x' is not an integer"),
+        (
+            {"family": "nimhoff", "where": ["deviation_max<3"]},
+            BadInput,
+            "the family nimhoff has no deviation_max",
+        ),
+        ({"family": "box", "where": ["k=1"]}, BadInput, "unknown field 'k'"),
+        ({"family": "nope"}, NotFound, "unknown family 'nope'"),
+        ({"sort": "offset"}, BadInput, "sort by offset_dx or offset_dy"),
+    ]
+    for kwargs, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            service.list_entries(store, **kwargs)
+    with pytest.raises(BadInput, match="a table needs two free parameters"):
+        service.table(store, "cell", "defects")
+    with pytest.raises(BadInput, match="the family maharaja has no offset"):
+        service.table(store, "maharaja", "offset")
+    with pytest.raises(BadInput, match="unknown invariant 'colour'"):
+        service.table(store, "box", "colour")
+    with pytest.raises(BadInput, match="--fix kind: 'Q' is not one of P, N"):
+        service.table(store, "cell", "defects", ["kind=Q"])
+
+
+def test_search_by_label_and_family(make_store):
+    store = make_store(**SMALL)
+    service.seed_families(store, ["maharaja"])
+    found = service.search(store, "id:maharaja.2.3")["results"]
+    assert [r["id"] for r in found] == ["W000005"]
+    family = service.search(store, "family:maharaja")["results"]
+    assert len(family) == 10
