@@ -79,7 +79,7 @@ def emit(result: Any, as_json: bool) -> None:
 
 def render(doc: dict[str, Any]) -> str:
     """A readable form of a result document."""
-    from cli import families
+    from catalog.cli import families
 
     text = families.render(doc)
     if text is not None:

@@ -10,6 +10,7 @@ line), so only the catalog itself and its build backend are installed.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -40,6 +41,27 @@ def test_the_package_list_names_every_package_folder():
             found.add(".".join((package, *parts)))
     assert sorted(setuptools["packages"]) == sorted(found)
     assert PYPROJECT["project"]["scripts"] == {"wythoff": "catalog.cli.main:cli"}
+
+
+def test_the_code_imports_the_installed_names_only():
+    """Inside the repository ``cli``, ``migrations`` and ``seeds`` are
+    importable as top-level packages (the working directory is on the path),
+    but installed they exist only as ``catalog.cli`` and so on: an import of
+    the short name works in the tests and breaks for users."""
+    short = {"cli", "migrations", "seeds"}
+    wrong = []
+    for folder in FOLDERS.values():
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                names = []
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                    names = [node.module or ""]
+                for name in names:
+                    if name.split(".")[0] in short:
+                        wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert wrong == []
 
 
 def _copy_checkout(target: Path) -> Path:
