@@ -59,7 +59,10 @@ def test_members_link_to_their_entry_pages(client, seeded):
     for a in (1, 2, 3):
         for b in (1, 2, 3):
             assert f'href="/box.{a}.{b}"' in text
-    page(client, "/box.2.3")  # the label is the page's address too
+    response, _ = page(client, "/box.2.3")  # the label is an address too
+    text = response.get_data(as_text=True)
+    assert '<a href="/box.2.3">box.2.3</a>' in text
+    assert '<a href="/families/box">box</a>' in text
 
 
 def test_a_family_without_two_free_parameters_fixes_the_first(client, seeded):
