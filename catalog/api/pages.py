@@ -59,7 +59,10 @@ def register(app: Flask) -> None:
     """Add the pages to ``app`` (after :func:`catalog.api.errors.register`)."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
+    from catalog.api import family_pages
+
     app.register_blueprint(bp)
+    app.register_blueprint(family_pages.bp)
     _html_errors(app)
 
 

@@ -1,0 +1,92 @@
+"""The families as web pages: ``/families`` and ``/families/{name}``.
+
+Like every page, a view takes the documents the JSON API returns
+(``service.families``, ``service.table``, ``service.list_entries`` with
+``family=``) and hands them to an autoescaped template. The table is the one
+``/api/v1/families/{name}/table`` returns, drawn as an HTML grid whose cells
+link to the members' entry pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+
+from catalog import service
+from catalog.api.pages import _html, _store
+from catalog.errors import BadInput, NotFound
+
+bp = Blueprint("family_pages", __name__)
+
+#: Members listed on a family's page (the API pages through all of them).
+MEMBERS = 200
+
+#: The invariant a family's page shows first: the first of these the family
+#: has (a box's offset is Theorem 2; a Maharaja game's deviation range).
+PREFERRED = (
+    "offset",
+    "deviation",
+    "adjoined",
+    "defects",
+    "one_p_per_column",
+    "symmetric",
+    "id",
+)
+
+
+@bp.get("/families")
+def families() -> Response:
+    """Every family, its parameters, and how much of it the catalog holds."""
+    doc = service.families(_store())
+    return _html(render_template("families.html", families=doc["families"]))
+
+
+@bp.get("/families/<name>")
+def family(name: str) -> Response:
+    """A family: what it is, its table of one invariant, its members."""
+    store = _store()
+    known = {f["name"]: f for f in service.families(store)["families"]}
+    about = known.get(name)
+    if about is None:
+        raise NotFound(f"no family {name!r} (families: {', '.join(known)})")
+    fix = request.args.getlist("fix")
+    parameters = store.families.family(name).parameters
+    if not fix and len(parameters) > 2:
+        first = parameters[0]
+        fix = [f"{first.name}={first.values[0] if first.values else first.min}"]
+    asked = request.args.get("invariant")
+    table, invariant, problem = _table(store, name, asked, fix)
+    members = service.list_entries(store, family=name, limit=MEMBERS + 1)["entries"]
+    return _html(
+        render_template(
+            "family.html",
+            family=about,
+            table=table,
+            invariant=invariant,
+            problem=problem,
+            fix=fix,
+            members=members[:MEMBERS],
+            more=len(members) > MEMBERS,
+            choices=[c for c in PREFERRED if c != "id"],
+        )
+    )
+
+
+def _table(
+    store: service.Store, name: str, asked: str | None, fix: list[str]
+) -> tuple[dict[str, Any] | None, str | None, str | None]:
+    """The table of ``asked`` (a bad one is the user's 400), or of the first
+    preferred invariant the family has; a family without two free
+    parameters gets no table and says why."""
+    if asked:
+        return service.table(store, name, asked, fix), asked, None
+    problem = None
+    for invariant in PREFERRED:
+        try:
+            return service.table(store, name, invariant, fix), invariant, None
+        except BadInput as exc:
+            problem = str(exc)
+            if "two free parameters" in problem:
+                break
+    return None, None, problem

@@ -1,0 +1,84 @@
+"""``/families`` and ``/families/{name}``: the family pages render the
+documents of ``/api/v1/families`` and its tables, on both databases."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from catalog import service
+from tests.pages.test_pages import page
+from tests.store.test_families import small_families
+
+
+@pytest.fixture(scope="module")
+def seeded(app, tmp_path_factory):
+    """The module's catalog with the members of box, a, b <= 3."""
+    store = app.extensions["catalog"]
+    store.families = small_families(tmp_path_factory.mktemp("families"), box=3)
+    service.seed_families(store, ["box"])
+    for a in (1, 2, 3):
+        for b in (1, 2, 3):
+            service.show(store, f"box.{a}.{b}")  # computes its invariants
+    return store
+
+
+def cells(text: str) -> list[list[str]]:
+    """The body cells of the page's grid, row by row."""
+    grid = text[text.index('<table class="grid">') :]
+    grid = grid[: grid.index("</table>")]
+    body = grid[grid.index("<tbody>") :]
+    return [re.findall(r"<td>(.*?)</td>", row) for row in body.split("</tr>")[:-1]]
+
+
+def test_the_families_page_lists_every_family(client, seeded):
+    response, _ = page(client, "/families")
+    text = response.get_data(as_text=True)
+    for family in service.families(seeded)["families"]:
+        assert f'href="/families/{family["name"]}"' in text
+
+
+def test_the_box_page_shows_theorem_2_as_the_api_table(client, seeded):
+    response, _ = page(client, "/families/box")
+    table = service.table(seeded, "box", "offset")
+    expected = [
+        ["" if v is None else ",".join(map(str, v)) for v in row]
+        for row in table["cells"]
+    ]
+    assert cells(response.get_data(as_text=True)) == expected
+    # Theorem 2: Box(a,b) has offset (b - 1, a - 1).
+    for a, row in zip(table["rows"]["values"], expected, strict=True):
+        for b, value in zip(table["columns"]["values"], row, strict=True):
+            assert value == f"{b - 1},{a - 1}"
+
+
+def test_members_link_to_their_entry_pages(client, seeded):
+    response, _ = page(client, "/families/box?invariant=id")
+    text = response.get_data(as_text=True)
+    for a in (1, 2, 3):
+        for b in (1, 2, 3):
+            assert f'href="/box.{a}.{b}"' in text
+    response, _ = page(client, "/box.2.3")  # the label is an address too
+    text = response.get_data(as_text=True)
+    assert '<a href="/box.2.3">box.2.3</a>' in text
+    assert '<a href="/families/box">box</a>' in text
+
+
+def test_a_family_without_two_free_parameters_fixes_the_first(client, seeded):
+    response, _ = page(client, "/families/cell")
+    assert "Fixed: kind=P." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/families/nope", 404),
+        ("/families/box?invariant=bogus", 400),
+        ("/families/box?invariant=deviation", 400),
+        ("/families/box?invariant=offset&fix=zz%3D1", 400),
+    ],
+)
+def test_bad_family_pages_are_html_errors(client, seeded, url, status):
+    response, _ = page(client, url, status)
+    assert "<h1>Error" in response.get_data(as_text=True)
