@@ -32,6 +32,7 @@ from catalog.api.errors import BadParameter
 from catalog.api.v1 import int_arg
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.errors import BadInput, CatalogError, NotFound
+from catalog.store.search import MAX_SEARCH_OFFSET
 
 bp = Blueprint(
     "pages",
@@ -101,7 +102,7 @@ def home() -> Response:
 def search() -> Response:
     """Search results like the OEIS's: ID, name, the matched terms marked."""
     query = (request.args.get("q") or "").strip()
-    offset = int_arg("offset", 0, maximum=10**6)
+    offset = int_arg("offset", 0, maximum=MAX_SEARCH_OFFSET)
     if not query:
         return _html(render_template("search.html", query="", doc=None, rows=[]))
     doc = service.search(_store(), query, offset, SEARCH_PAGE)

@@ -1,25 +1,28 @@
 """OEIS-style search: which entries' sequences contain these terms?
 
-The index is a table of term n-grams (:class:`~catalog.store.models.SearchGram`):
-for every position of the first :data:`INDEXED_TERMS` terms of each stored
-sequence, a 63-bit hash of the ``k`` terms starting there. A query of at
-least ``k`` terms becomes one self-join of that table on up to
-:data:`JOINED_WINDOWS` of its windows at their relative positions, read in
-the primary key's order (entry by entry).
+The index is a table (:class:`~catalog.store.models.SearchGram`) read in
+the primary key's order, entry by entry:
 
-The bit sequences are 0/1, so their grams are long (16 terms) to be
-selective; a shorter 0/1 query is looked up among the *factors* of the bit
-sequences instead: one row per distinct run of 3 to 15 bits in each
-sequence's first :data:`INDEXED_TERMS` terms, with the place where it first
-occurs. The bit sequences of these games have few distinct factors (a
-Sturmian word has L + 1 of length L), so this adds about a hundred rows per
-entry, and such a lookup returns only real matches.
+- for the integer sequences (y, a, b, b−a), one row per position of their
+  first :data:`INDEXED_TERMS` terms, keyed by a 63-bit hash of the
+  :data:`GRAM` terms starting there. A query becomes one self-join of the
+  table on up to :data:`JOINED_WINDOWS` of its windows at their relative
+  positions;
+- for the bit sequences, one row per distinct *factor* (run) of 3 to
+  :data:`LONGEST_FACTOR` bits in their first :data:`INDEXED_TERMS` terms,
+  at the place where it first occurs. The bit sequences of these games
+  have few distinct factors (a Sturmian word has L + 1 of length L): about
+  130 rows for Wythoff's Nim, 400 for a game with an adjoined move pair,
+  1400 for Maharaja Nim. A 0/1 query of up to 15 terms is one such row; a
+  longer one reads the entries holding its rarest 15-bit factor. (Grams of
+  bits match nearly everywhere: a positional join of 16-bit grams took a
+  minute on 10,000 entries.)
 
 Every candidate the index gives is checked against the stored terms, which
 also give the place of the first match: neither a hash collision nor an
 unjoined window can produce a false match, and an entry is never dropped
 because its first candidate place was false. Plain SQL with bound
-parameters, the same on SQLite and PostgreSQL; nothing scans every sequence.
+parameters, the same on SQLite and PostgreSQL.
 
 A match is a run of the query's terms within a sequence's first
 :data:`INDEXED_TERMS` terms; each (entry, sequence) is listed once, at its
@@ -29,6 +32,7 @@ first match.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -59,15 +63,16 @@ MAX_TERM = 2**62 - 1
 #: Largest ``offset`` of a page of results, and largest page.
 MAX_SEARCH_OFFSET = 10_000
 MAX_SEARCH_LIMIT = 1000
-#: Sequences in order of specificity (ties in ranking go to the earlier one),
-#: with the gram length used for each: a 0/1 sequence needs longer grams to
-#: make a lookup selective.
+#: Sequences in order of specificity (ties in ranking go to the earlier one).
 KINDS = {"y": 1, "a": 2, "b": 3, "b-a": 4, "bits": 5}
-GRAM = {1: 3, 2: 3, 3: 3, 4: 3, 5: 16}
 NAMES = {code: name for name, code in KINDS.items()}
-#: Index rows of the distinct factors of 3 to GRAM[5] - 1 bits of each bit
-#: sequence (``position``: their first place).
+#: Gram length of the integer sequences' index rows (``kind`` = their code).
+GRAM = {1: 3, 2: 3, 3: 3, 4: 3}
+#: The bit sequences are indexed by their distinct factors (runs) of
+#: MIN_QUERY_TERMS to LONGEST_FACTOR bits, each at its first place, under
+#: this ``kind``. (Row kind 5, 16-bit grams, was an older index: reindex.)
 BIT_FACTORS = 6
+LONGEST_FACTOR = 15
 
 
 class BadQuery(BadInput):
@@ -91,28 +96,27 @@ def gram_rows(entry_id: int, name: str, terms: np.ndarray) -> list[dict[str, int
     code = KINDS.get(name)
     if code is None:
         return []
-    k = GRAM[code]
     terms = np.asarray(terms[:INDEXED_TERMS], dtype=np.int64)
-    rows = []
-    if len(terms) >= k:
-        windows = np.lib.stride_tricks.sliding_window_view(terms, k)
-        # One row per (gram, position): the primary key.
-        rows = [
-            {"gram": int(g), "entry_id": entry_id, "kind": code, "position": i}
-            for i, g in enumerate(gram_hash(windows).tolist())
-        ]
     if code == KINDS["bits"]:
-        rows += _factor_rows(entry_id, terms)
-    return rows
+        return _factor_rows(entry_id, terms)
+    k = GRAM[code]
+    if len(terms) < k:
+        return []
+    windows = np.lib.stride_tricks.sliding_window_view(terms, k)
+    # One row per (gram, position): the primary key.
+    return [
+        {"gram": int(g), "entry_id": entry_id, "kind": code, "position": i}
+        for i, g in enumerate(gram_hash(windows).tolist())
+    ]
 
 
 def _factor_rows(entry_id: int, bits: np.ndarray) -> list[dict[str, int]]:
-    """One row per distinct factor of MIN_QUERY_TERMS .. GRAM[bits] - 1 bits,
+    """One row per distinct factor of MIN_QUERY_TERMS .. LONGEST_FACTOR bits,
     at its first place."""
     if bits.size and (bits.min() < 0 or bits.max() > 1):
         return []  # not a bit sequence: nothing a 0/1 query could match
     seen: dict[tuple[int, int], dict[str, int]] = {}
-    for length in range(MIN_QUERY_TERMS, GRAM[KINDS["bits"]]):
+    for length in range(MIN_QUERY_TERMS, LONGEST_FACTOR + 1):
         if bits.size < length:
             break
         windows = np.lib.stride_tricks.sliding_window_view(bits, length)
@@ -204,14 +208,17 @@ def search(
         return _search_words(session, query["words"], offset, limit)
     want = np.asarray(query["terms"], dtype=np.int64)
     wanted = offset + limit + 1
+    codes = [c for c in NAMES if c != KINDS["bits"] or want.max() <= 1]
+    lookups = {code: _lookup(session, want, code) for code in codes}
     found: list[dict[str, Any]] = []
     for at_start in (True, False):
-        for code in NAMES:
+        for code in codes:
             if len(found) >= wanted:
                 break
-            if code == KINDS["bits"] and want.max() > 1:
-                continue
-            found += _matches(session, want, code, at_start, wanted - len(found))
+            stmt, params = _candidates(lookups[code], at_start)
+            found += _matches(
+                session, stmt, params, want, code, at_start, wanted - len(found)
+            )
     return found[offset : offset + limit], len(found) > offset + limit
 
 
@@ -220,12 +227,11 @@ def search(
 JOINED_WINDOWS = 4
 
 
-def _places_sql(joins: int, at_start: bool) -> TextClause:
+def _places_sql(joins: int) -> TextClause:
     """The self-join of the index for ``joins`` more windows, as plain SQL
     with bound parameters (built once: the ORM's per-statement overhead
     was most of a query's time)."""
-    key = (joins, at_start)
-    if key not in _SQL:
+    if joins not in _SQL:
         lines = ["SELECT g0.entry_id, g0.position FROM search_grams g0"]
         for i in range(1, joins + 1):
             lines.append(
@@ -234,45 +240,91 @@ def _places_sql(joins: int, at_start: bool) -> TextClause:
                 f"AND g{i}.position = g0.position + :shift{i}"
             )
         lines.append(
-            "WHERE g0.gram = :gram0 AND g0.kind = :kind AND g0.entry_id > :after AND "
-            + ("g0.position = 0" if at_start else "g0.position > 0")
+            "WHERE g0.gram = :gram0 AND g0.kind = :kind AND g0.entry_id > :after "
+            "AND g0.position BETWEEN :lowest AND :highest"
         )
         lines.append("ORDER BY g0.entry_id, g0.position LIMIT :batch")
-        _SQL[key] = text("\n".join(lines))
-    return _SQL[key]
+        _SQL[joins] = text("\n".join(lines))
+    return _SQL[joins]
 
 
-_SQL: dict[tuple[int, bool], TextClause] = {}
+_SQL: dict[int, TextClause] = {}
+#: No place in the index is this far.
+_FAR = 2**62
 
 
-def _candidates(
-    want: np.ndarray, code: int, at_start: bool
-) -> tuple[TextClause, dict[str, int]]:
-    """The index query whose rows include every entry whose sequence ``code``
-    holds ``want`` first at place 0 (``at_start``) or first further on."""
-    k = GRAM[code]
-    if len(want) < k:  # a short 0/1 query: the bit factors hold it whole
-        gram = int(gram_hash(want[np.newaxis, :])[0])
-        return _places_sql(0, at_start), {"gram0": gram, "kind": BIT_FACTORS}
-    grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
-    count = len(grams)
-    chosen = sorted(
-        {round(i * (count - 1) / (JOINED_WINDOWS - 1)) for i in range(JOINED_WINDOWS)}
+@dataclass(frozen=True)
+class _Lookup:
+    """How the index is read for one sequence: ``grams`` (index kind
+    ``kind``) joined at ``shifts`` from the first; for bits, the factor at
+    ``shift`` within the query, and whether it is the whole query."""
+
+    kind: int
+    grams: tuple[int, ...]
+    shifts: tuple[int, ...] = ()
+    shift: int = 0
+    whole: bool = False
+
+
+def _lookup(session: Session, want: np.ndarray, code: int) -> _Lookup:
+    if code != KINDS["bits"]:
+        k = GRAM[code]
+        grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
+        count = len(grams)
+        chosen = sorted(
+            {
+                round(i * (count - 1) / (JOINED_WINDOWS - 1))
+                for i in range(JOINED_WINDOWS)
+            }
+        )
+        return _Lookup(code, tuple(grams[j] for j in chosen), tuple(chosen))
+    if len(want) <= LONGEST_FACTOR:  # the factor rows hold the query whole
+        return _Lookup(
+            BIT_FACTORS, (int(gram_hash(want[np.newaxis, :])[0]),), whole=True
+        )
+    # A longer 0/1 query: every entry holding it holds each of its factors of
+    # LONGEST_FACTOR bits. Read the one that the fewest entries hold.
+    windows = np.lib.stride_tricks.sliding_window_view(want, LONGEST_FACTOR)
+    grams = gram_hash(windows).tolist()
+    held = dict(
+        session.execute(
+            select(SearchGram.gram, func.count())
+            .where(SearchGram.kind == BIT_FACTORS, SearchGram.gram.in_(set(grams)))
+            .group_by(SearchGram.gram)
+        ).all()
     )
-    params: dict[str, int] = {"gram0": grams[0], "kind": code}
-    for i, j in enumerate(chosen[1:], 1):
-        params[f"gram{i}"] = grams[j]
-        params[f"shift{i}"] = j
-    return _places_sql(len(chosen) - 1, at_start), params
+    shift = min(range(len(grams)), key=lambda j: held.get(grams[j], 0))
+    return _Lookup(BIT_FACTORS, (grams[shift],), shift=shift)
+
+
+def _candidates(lookup: _Lookup, at_start: bool) -> tuple[TextClause, dict[str, int]]:
+    """The index query whose rows include every entry whose sequence holds
+    the query first at place 0 (``at_start``) or first further on."""
+    params = {"gram0": lookup.grams[0], "kind": lookup.kind}
+    for i in range(1, len(lookup.grams)):
+        params[f"gram{i}"] = lookup.grams[i]
+        params[f"shift{i}"] = lookup.shifts[i]
+    if lookup.kind != BIT_FACTORS:
+        params["lowest"], params["highest"] = (0, 0) if at_start else (1, _FAR)
+    elif lookup.whole:  # the factor's first place is the query's
+        params["lowest"], params["highest"] = (0, 0) if at_start else (1, _FAR)
+    else:  # the factor first occurs at or before its place in the match
+        params["lowest"], params["highest"] = (0, lookup.shift if at_start else _FAR)
+    return _places_sql(len(lookup.grams) - 1), params
 
 
 def _matches(
-    session: Session, want: np.ndarray, code: int, at_start: bool, wanted: int
+    session: Session,
+    stmt: TextClause,
+    params: dict[str, int],
+    want: np.ndarray,
+    code: int,
+    at_start: bool,
+    wanted: int,
 ) -> list[dict[str, Any]]:
-    """Up to ``wanted`` matches in sequence ``code``, in entry order: those
-    whose first match is at place 0 (``at_start``) or those whose first match
-    is further on."""
-    stmt, params = _candidates(want, code, at_start)
+    """Up to ``wanted`` matches in sequence ``code``, in entry order, among
+    the candidates ``stmt`` reads: those whose first match is at place 0
+    (``at_start``) or those whose first match is further on."""
     matches: list[dict[str, Any]] = []
     after = -1
     # Keyset pages in entry order; an entry can have many candidate places:
@@ -287,10 +339,14 @@ def _matches(
                 after = entry_id
         # Check no more candidates than the page still needs (most are real
         # matches): reading and decoding stored terms is the costly part.
+        # When few of them match, check more at a time.
+        take = wanted - len(matches) + 4
         while entries and len(matches) < wanted:
-            take = wanted - len(matches) + 4
-            matches += _confirmed(session, entries[:take], want, code, at_start)
-            entries = entries[take:]
+            checked, entries = entries[:take], entries[take:]
+            confirmed = _confirmed(session, checked, want, code, at_start)
+            matches += confirmed
+            if 2 * len(confirmed) < len(checked):
+                take = min(2 * take, 1000)
         if len(rows) < batch:
             break
     return matches[:wanted]

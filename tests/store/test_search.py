@@ -189,6 +189,10 @@ def test_every_answer_is_the_brute_force_answer(wide_maker):
         wythoff = {"id": "W000001", "name": "Wythoff's Nim", "sequence": "bits"}
         assert {**wythoff, "index": 1} in reference(stored, fibonacci)
         queries.append(fibonacci)
+        # Long 0/1 queries at the start of a bit sequence and just after it.
+        for _, _, kind, _, terms in stored:
+            if kind == "bits" and len(terms) > 60:
+                queries += [terms[:20], terms[:41], terms[1:30]]
         for want in queries:
             expected = reference(stored, want)
             query = search.parse(",".join(map(str, want)))
