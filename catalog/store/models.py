@@ -188,9 +188,11 @@ class Sequence(Base):
 
 
 class SearchGram(Base):
-    """Inverted index of sequence terms: one row per position of a stored
-    sequence (its first :data:`catalog.store.search.INDEXED_TERMS` terms),
-    keyed by a hash of the ``k`` terms that start there."""
+    """Inverted index of sequence terms, over the first
+    :data:`catalog.store.search.INDEXED_TERMS` terms of each stored sequence:
+    for an integer sequence one row per position, keyed by a hash of the
+    ``k`` terms that start there; for a bit sequence one row per distinct run
+    of 3 to 15 bits, at its first place (see :mod:`catalog.store.search`)."""
 
     __tablename__ = "search_grams"
 
