@@ -9,9 +9,14 @@ numba keeps the machine code it compiles (``cache=True`` in
 directory, never next to the installed package (a ``__pycache__`` left in
 site-packages outlives an uninstall and shadows a later editable install).
 Set here, before anything imports numba.
+
+``p_positions`` and ``DefinitionError`` are imported on first use (PEP 562),
+so that ``import catalog.anything`` stays cheap: the command line starts
+without numpy or the kernels unless its command needs them.
 """
 
 import os
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -20,7 +25,20 @@ os.environ.setdefault(
     os.path.join(platformdirs.user_cache_dir("wythoff-catalog"), "numba"),
 )
 
-from catalog.compute.ptable import p_positions  # noqa: E402
-from catalog.games.definition import DefinitionError  # noqa: E402
+if TYPE_CHECKING:
+    from catalog.compute.ptable import p_positions
+    from catalog.games.definition import DefinitionError
 
 __all__ = ["DefinitionError", "p_positions"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "p_positions":
+        from catalog.compute.ptable import p_positions
+
+        return p_positions
+    if name == "DefinitionError":
+        from catalog.games.definition import DefinitionError
+
+        return DefinitionError
+    raise AttributeError(f"module 'catalog' has no attribute {name!r}")

@@ -31,6 +31,11 @@ MAX_DEFINITION_LENGTH = 10_000_000
 #: one, ``{"alter": {"P": [[x, y]]}}``, has 4).
 MAX_DEFINITION_DEPTH = 8
 
+#: Largest ``offset`` of a page of search results, and largest page.
+MAX_SEARCH_OFFSET = 10_000
+MAX_SEARCH_LIMIT = 1000
+#: Most entries one ``list`` (or ``GET /api/v1/entries``) returns.
+MAX_LIST_LIMIT = 1000
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: ASCII whitespace only: ``str.strip()`` would also take U+3000 and friends.
 SPACE = " \t\r\n\f\v"

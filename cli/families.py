@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from catalog import service
+if TYPE_CHECKING:
+    from catalog import service
 
 
 class Grid(dict):
@@ -81,6 +82,8 @@ def register(cli: click.Group) -> None:
     def families(store: service.Store) -> dict[str, Any]:
         """List the families of variants: members, how many are seeded, the
         first W-number of their block."""
+        from catalog import service
+
         return service.families(store)
 
     @cli.command("table")
@@ -111,6 +114,8 @@ def register(cli: click.Group) -> None:
         """Show INVARIANT (offset, defects, deviation, adjoined, id, ...) over
         the two parameters of FAMILY as a grid; '.' where no stored member has
         it."""
+        from catalog import service
+
         doc = Grid(service.table(store, family, invariant, fix))
         doc.fmt = fmt
         return doc

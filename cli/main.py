@@ -1,4 +1,10 @@
-"""The ``wythoff`` command: a thin layer over :mod:`catalog.service`."""
+"""The ``wythoff`` command: a thin layer over :mod:`catalog.service`.
+
+Nothing heavy is imported at module level: ``wythoff --help`` loads click
+and this package only, and each command imports the service (SQLAlchemy,
+numpy) when it runs; numba is imported only when a kernel is called
+(:mod:`catalog.compute.jit`). ``tests/cli/test_startup.py`` holds this.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +13,18 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from catalog import service
 from catalog.cli import families as families_commands
 from catalog.cli.params import Integer, user_error
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, Settings
 from catalog.errors import CatalogError
-from catalog.store.fill import Limits
-from catalog.store.ids import parse_id
-from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
+from catalog.inputs import MAX_LIST_LIMIT, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
+
+if TYPE_CHECKING:
+    from catalog import service
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -28,10 +34,14 @@ class LazyStore:
 
     def __init__(self) -> None:
         self.db: str | None = None
+        self.as_json = False
         self._store: service.Store | None = None
 
     @property
     def store(self) -> service.Store:
+        from catalog import service
+        from catalog.store.fill import Limits
+
         if self._store is None:
             # The user's own terminal: no budget, and a claim held by
             # another process is waited for (said once on stderr).
@@ -40,20 +50,30 @@ class LazyStore:
         return self._store
 
 
-def common(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--json`` and ``--db`` on every command; user errors become one line."""
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON document."
+)
+#: ``WYTHOFF_DATABASE_URL`` is read by :meth:`Settings.load` when neither the
+#: group's nor the command's ``--db`` is given (so the command line wins).
+db_option = click.option(
+    "--db",
+    metavar="URL",
+    help="Database URL (default: WYTHOFF_DATABASE_URL, else an SQLite file in "
+    "the user data directory).",
+)
 
-    @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-    @click.option(
-        "--db",
-        metavar="URL",
-        envvar="WYTHOFF_DATABASE_URL",
-        help="Database URL (default: an SQLite file in the user data directory).",
-    )
+
+def common(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json`` and ``--db`` on every command (they may also come before the
+    command's name); user errors become one line."""
+
+    @json_option
+    @db_option
     @click.pass_obj
     @functools.wraps(func)
     def wrapper(obj: LazyStore, as_json: bool, db: str | None, **kwargs: Any) -> None:
         obj.db = db or obj.db
+        as_json = as_json or obj.as_json
         try:
             result = func(obj.store, **kwargs)
         except CatalogError as exc:
@@ -103,6 +123,14 @@ def render(doc: dict[str, Any]) -> str:
             for e in doc["entries"]
         ]
         return table(("ID", "LABEL", *(k.upper() for k in shown), "NAME"), rows)
+    if "results" in doc and "query" in doc:
+        return render_search(doc)
+    if "grundy" in doc:
+        rows = [(str(x), *map(str, row)) for x, row in enumerate(doc["grundy"])]
+        header = ("x\\y", *map(str, range(len(doc["grundy"]))))
+        return f"{doc['id']}: Grundy values g(x, y), x, y < {doc['n']}\n" + table(
+            header, rows
+        )
     if "positions" in doc and "n" in doc:
         pairs = " ".join(f"({x},{y})" for x, y in doc["positions"])
         count = len(doc["positions"])
@@ -128,16 +156,70 @@ def render(doc: dict[str, Any]) -> str:
     return render_fields(doc)
 
 
+def render_search(doc: dict[str, Any]) -> str:
+    results = doc["results"]
+    if not results:
+        return f"no entries match {doc['query']}"
+    keys = [k for k in ("sequence", "index") if any(k in r for r in results)]
+    rows = [(r["id"], *(str(r.get(k, "")) for k in keys), r["name"]) for r in results]
+    lines = [table(("ID", *(k.upper() for k in keys), "NAME"), rows)]
+    if doc.get("next") is not None:
+        lines.append(f"more: --offset {doc['next']}")
+    return "\n".join(lines)
+
+
 def render_fields(doc: dict[str, Any]) -> str:
+    """One field a line; a field made of records (sequences, references)
+    gets a line per record, indented under it."""
     lines = []
     width = max(len(k) for k in doc)
     for key, value in doc.items():
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            value = ", ".join(value) or "-"
-        elif isinstance(value, dict | list):
-            value = json.dumps(value)
-        lines.append(f"{key:<{width}}  {value}")
+        if (
+            isinstance(value, dict)
+            and value
+            and all(isinstance(v, dict) for v in value.values())
+        ):
+            lines.append(key)
+            inner = max(len(k) for k in value)
+            lines += [f"  {k:<{inner}}  {readable(v)}" for k, v in value.items()]
+        elif (
+            isinstance(value, list)
+            and value
+            and all(isinstance(v, dict) for v in value)
+        ):
+            lines.append(key)
+            lines += [f"  {readable(v)}" for v in value]
+        else:
+            lines.append(f"{key:<{width}}  {readable(value)}")
     return "\n".join(lines)
+
+
+def readable(value: Any) -> str:
+    """A value as a person reads it: no ``None``, no JSON brackets."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        if not value:
+            return "-"
+        if all(_is_pair(v) for v in value):
+            return " ".join(f"({v[0]},{v[1]})" for v in value)
+        if all(not isinstance(v, dict | list) for v in value):
+            return ", ".join(readable(v) for v in value)
+        return "; ".join(readable(v) for v in value)
+    if isinstance(value, dict):
+        shown = [(k, v) for k, v in value.items() if v is not None]
+        return "; ".join(f"{k} {readable(v)}" for k, v in shown) or "-"
+    return str(value)
+
+
+def _is_pair(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(c, int) and not isinstance(c, bool) for c in value)
+    )
 
 
 def render_entry(doc: dict[str, Any]) -> str:
@@ -201,6 +283,8 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 def with_progress(store: service.Store, wid: str, n: int, label: str, as_bar: bool):
     """A click progress bar on stderr over the columns still to compute."""
+    from catalog import service
+
     total = service.work_needed(store, wid, n)
     if total < 2_000 or not as_bar:
         return None, None
@@ -210,10 +294,17 @@ def with_progress(store: service.Store, wid: str, n: int, label: str, as_bar: bo
 
 @click.group(context_settings=CONTEXT)
 @click.version_option(package_name="wythoff-catalog")
+@json_option
+@db_option
 @click.pass_context
-def cli(ctx: click.Context) -> None:
-    """The catalog of Wythoff's Nim and its variants."""
+def cli(ctx: click.Context, as_json: bool, db: str | None) -> None:
+    """The catalog of Wythoff's Nim and its variants.
+
+    --db and --json may be given here or after the command's name.
+    """
     ctx.obj = LazyStore()
+    ctx.obj.db = db
+    ctx.obj.as_json = as_json
 
 
 @cli.command()
@@ -245,6 +336,8 @@ def seed(
 ) -> dict[str, Any]:
     """Load the seeded entries (idempotent) and, with --family, the members of
     families; compute their first terms and their invariants."""
+    from catalog import service
+
     if family is not None and path is not None:
         raise click.UsageError("--path and --family cannot be combined")
     report = (
@@ -262,7 +355,7 @@ def seed(
         ) as bar:
             for wid in bar:
                 service.compute(store, wid, n)
-                service.entry_invariants(store, parse_id(wid))
+                service.entry_invariants(store, service.entry_number(store, wid))
     return report
 
 
@@ -272,6 +365,8 @@ def seed(
 @common
 def add(store: service.Store, definition: str, name: str | None) -> dict[str, Any]:
     """Add a game; print the ID of its entry (an existing one if equal)."""
+    from catalog import service
+
     return service.add(store, definition, name)
 
 
@@ -280,6 +375,8 @@ def add(store: service.Store, definition: str, name: str | None) -> dict[str, An
 @common
 def show(store: service.Store, entry_id: str) -> dict[str, Any]:
     """Show an entry: definition, invariants, what is computed."""
+    from catalog import service
+
     return service.show(store, entry_id)
 
 
@@ -304,7 +401,7 @@ def show(store: service.Store, entry_id: str) -> dict[str, Any]:
 @click.option("--after", metavar="ID", help="Start after this entry (ID or label).")
 @click.option(
     "--limit",
-    type=Integer(1, service.MAX_LIST_LIMIT),
+    type=Integer(1, MAX_LIST_LIMIT),
     default=100,
     show_default=True,
 )
@@ -322,6 +419,8 @@ def list_(
     (fields: offset, offset_dx, offset_dy, defects, saturation_column,
     deviation, deviation_min, deviation_max, adjoined, one_p_per_column,
     symmetric, xref_class)."""
+    from catalog import service
+
     return service.list_entries(
         store, keyword, after, limit, family=family, where=where, sort=sort
     )
@@ -351,6 +450,8 @@ def _filled(store: service.Store, wid: str, n: int, label: str, call):
 @common
 def positions(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     """Every P-position with x < N and y < N, sorted by x then y."""
+    from catalog import service
+
     return _filled(
         store,
         entry_id,
@@ -366,6 +467,8 @@ def positions(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
 @common
 def compute(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     """Compute and store an entry up to N without printing the positions."""
+    from catalog import service
+
     return _filled(
         store,
         entry_id,
@@ -382,6 +485,8 @@ def compute(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
 def grundy(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
     """Sprague-Grundy values grundy[x][y] for x, y < N (games without
     alterations)."""
+    from catalog import service
+
     return service.grundy_table(store, entry_id, n)
 
 
@@ -392,6 +497,8 @@ def grundy(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
 def adjoinable(store: service.Store, i: int, j: int) -> dict[str, Any]:
     """Can the moves (I,J) and (J,I) be added to Wythoff's Nim without changing
     its P-positions? Exact for any size (Duchene, Fraenkel, Nowakowski, Rigo)."""
+    from catalog import service
+
     return service.adjoinable(i, j)
 
 
@@ -402,6 +509,8 @@ def verify(store: service.Store, entry_ids: tuple[str, ...]) -> dict[str, Any]:
     """Recompute stored entries from their definitions and check them: chunk
     checksums, the P-positions, the literal rule on the corner, independence,
     symmetry, the invariants. Exit 1 when a check fails."""
+    from catalog import service
+
     return service.verify(store, entry_ids)
 
 
@@ -412,6 +521,8 @@ def verify(store: service.Store, entry_ids: tuple[str, ...]) -> dict[str, Any]:
 @common
 def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
     """Is (X, Y) a P-position? If not, a winning move."""
+    from catalog import service
+
     return service.is_p(store, entry_id, x, y)
 
 
@@ -436,6 +547,8 @@ def is_p(store: service.Store, entry_id: str, x: int, y: int) -> dict[str, Any]:
 def export(store: service.Store, entry_id: str, fmt: str, n: int):
     """Write an entry's P-positions (csv, json), its main sequence as an OEIS
     b-file, or the entry in the OEIS internal format (oeis)."""
+    from catalog import service
+
     return service.export(store, entry_id, fmt, n)
 
 
@@ -454,6 +567,8 @@ def export(store: service.Store, entry_id: str, fmt: str, n: int):
 def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[str, Any]:
     """Entries whose sequences contain TERMS (e.g. 1,3,4,6) consecutively;
     also id:W000004, keyword:maharaja or words of the name."""
+    from catalog import service
+
     return service.search(store, terms, offset, limit)
 
 
@@ -469,19 +584,15 @@ def search(store: service.Store, terms: str, offset: int, limit: int) -> dict[st
 )
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=Integer(0, 65535))
-@click.option(
-    "--db",
-    metavar="URL",
-    envvar="WYTHOFF_DATABASE_URL",
-    help="Database URL (default: an SQLite file in the user data directory).",
-)
-def serve(host: str, port: int, db: str | None) -> None:
+@db_option
+@click.pass_obj
+def serve(obj: LazyStore, host: str, port: int, db: str | None) -> None:
     from werkzeug.serving import run_simple
 
     from catalog.api import create_app
     from catalog.api.serving import JSONErrorsHandler
 
-    app = create_app({"DATABASE_URL": db})
+    app = create_app({"DATABASE_URL": db or obj.db})
     run_simple(host, port, app, threaded=True, request_handler=JSONErrorsHandler)
 
 
@@ -497,6 +608,8 @@ def db() -> None:
 @common
 def reindex(store: service.Store) -> dict[str, Any]:
     """Rebuild the search index from the stored sequences."""
+    from catalog import service
+
     return service.reindex(store)
 
 

@@ -12,9 +12,13 @@ from typing import Any
 
 from catalog.config import INLINE_SECONDS, Settings
 from catalog.families.filters import FIELDS
-from catalog.inputs import MAX_KEYWORD_LENGTH, MAX_QUERY_LENGTH
-from catalog.service.entries import MAX_LIST_LIMIT
-from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
+from catalog.inputs import (
+    MAX_KEYWORD_LENGTH,
+    MAX_LIST_LIMIT,
+    MAX_QUERY_LENGTH,
+    MAX_SEARCH_LIMIT,
+    MAX_SEARCH_OFFSET,
+)
 
 ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
 #: What names an entry in a path: its ID or a family member's label.

@@ -32,7 +32,7 @@ from catalog.api.errors import BadParameter
 from catalog.api.v1 import int_arg
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.errors import BadInput, CatalogError, NotFound
-from catalog.store.search import MAX_SEARCH_OFFSET
+from catalog.inputs import MAX_SEARCH_OFFSET
 
 bp = Blueprint(
     "pages",

@@ -13,9 +13,8 @@ from catalog import service
 from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.openapi import document
-from catalog.inputs import parse_int, parse_words
+from catalog.inputs import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, parse_int, parse_words
 from catalog.store.ids import MAX_ENTRY_NUMBER
-from catalog.store.search import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
 bp = Blueprint("v1", __name__, url_prefix="/api/v1")
 

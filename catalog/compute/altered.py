@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from catalog.compute.closed import WYTHOFF_RAYS
+from catalog.compute.jit import njit
 from catalog.compute.kernel import KernelSweep
 from catalog.games.definition import Definition
 

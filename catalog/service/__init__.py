@@ -8,8 +8,8 @@ argument), :mod:`.entries` (add, show, list, invariants, seed, verify),
 :mod:`.sequences` (sequences, bit-strings, exports, search).
 """
 
+from catalog.inputs import MAX_LIST_LIMIT
 from catalog.service.entries import (
-    MAX_LIST_LIMIT,
     add,
     entry_document,
     entry_invariants,

@@ -176,10 +176,6 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
     raise Busy(f"{format_id(number)}: its definition keeps changing; try again")
 
 
-#: Most entries one ``list`` (or ``GET /api/v1/entries``) returns.
-MAX_LIST_LIMIT = 1000
-
-
 def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """Recompute and check stored entries (all of them when ``wids`` is empty);
     ``ok`` is false when any check failed. Reads only."""

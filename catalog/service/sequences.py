@@ -14,7 +14,7 @@ from catalog.errors import NotFound
 from catalog.games.definition import (
     canonicalize,
 )
-from catalog.inputs import check_int, shown
+from catalog.inputs import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, check_int, shown
 from catalog.service.entries import show
 from catalog.service.positions import positions
 from catalog.service.store import Store, entry_number
@@ -84,8 +84,8 @@ def search(
     """Entries whose stored sequences contain the terms of ``query``
     consecutively (``1,3,4,6``), ranked; or ``id:W…``, ``keyword:…`` and words
     of the name. ``next`` is the offset of the following page, or None."""
-    check_int(offset, "offset", 0, searching.MAX_SEARCH_OFFSET)
-    check_int(limit, "limit", 1, searching.MAX_SEARCH_LIMIT)
+    check_int(offset, "offset", 0, MAX_SEARCH_OFFSET)
+    check_int(limit, "limit", 1, MAX_SEARCH_LIMIT)
     parsed = searching.parse(query)
     with store.sessions() as session:
         results, more = searching.search(session, parsed, offset, limit)

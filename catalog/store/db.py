@@ -18,18 +18,16 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
-from sqlalchemy import Engine, create_engine, event, exc, text
+from sqlalchemy import Engine, create_engine, event, exc, inspect, text
 from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.errors import BadInput, Busy, DatabaseUnavailable
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 #: Seconds a PostgreSQL connection attempt may take (unless the URL sets one).
 CONNECT_TIMEOUT = 10
@@ -205,11 +203,30 @@ def alembic_config(engine: Engine | None = None) -> Config:
     Alembic's options are a ConfigParser, which reads ``%`` (as in an escaped
     password) as interpolation.
     """
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(files("catalog.migrations")))
     if engine is not None:
         cfg.attributes["engine"] = engine
     return cfg
+
+
+def head_revision() -> str:
+    """The newest shipped revision, read from the migrations' file names
+    (``NNNN_what_it_does.py``, numbered in order; a test checks that this
+    is Alembic's own head), so that opening a catalog that is up to date
+    does not import Alembic."""
+    names = files("catalog.migrations").joinpath("versions").iterdir()
+    return max(n.name[:4] for n in names if n.name[:4].isdigit())
+
+
+def _stored_revisions(engine: Engine) -> set[str]:
+    with engine.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return set()
+        rows = connection.execute(text("SELECT version_num FROM alembic_version"))
+        return {row[0] for row in rows}
 
 
 #: Key of the PostgreSQL advisory lock that serialises migrations.
@@ -224,11 +241,12 @@ def upgrade_to_head(engine: Engine) -> None:
     (SQLite) or an advisory lock (PostgreSQL), so that processes starting
     together on a new database migrate it once, one after the other.
     """
+    if _stored_revisions(engine) == {head_revision()}:
+        return  # the everyday path: no Alembic import, two small reads
+    from alembic import command
+    from alembic.util import CommandError
+
     cfg = alembic_config(engine)
-    heads = set(ScriptDirectory.from_config(cfg).get_heads())
-    with engine.connect() as connection:
-        if set(MigrationContext.configure(connection).get_current_heads()) == heads:
-            return
     locked = engine.execution_options(sqlite_begin="IMMEDIATE")
     with locked.begin() as connection:
         if connection.dialect.name == "postgresql":

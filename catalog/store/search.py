@@ -60,9 +60,6 @@ MIN_QUERY_TERMS = 3
 MAX_QUERY_TERMS = 64
 #: Terms must lie below this (the index hashes 64-bit integers).
 MAX_TERM = 2**62 - 1
-#: Largest ``offset`` of a page of results, and largest page.
-MAX_SEARCH_OFFSET = 10_000
-MAX_SEARCH_LIMIT = 1000
 #: Sequences in order of specificity (ties in ranking go to the earlier one).
 KINDS = {"y": 1, "a": 2, "b": 3, "b-a": 4, "bits": 5}
 NAMES = {code: name for name, code in KINDS.items()}

@@ -1,0 +1,73 @@
+"""numba's ``njit``, imported when a compiled function is first called.
+
+Importing numba costs about 0.7 s, more than everything else a command such
+as ``wythoff show`` does; most commands read what is stored and never call a
+kernel. So the kernels' modules decorate with this ``njit``: it records the
+function and its options, and the first call imports numba and compiles every
+deferred function that the caller's module can reach (numba resolves a
+kernel's globals when it compiles it, so those must be real dispatchers by
+then), replacing them in their modules. Later calls go straight to numba's
+dispatcher, and the machine code is still cached on disk (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+
+class Deferred:
+    """A function to be compiled by ``numba.njit(**options)`` on first call."""
+
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.func = func
+        self.options = options
+        self.compiled: Any = None
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        self.__wrapped__ = func
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled is None:
+            materialize(sys.modules[self.func.__module__])
+        return self.compiled(*args)
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``@njit`` or ``@njit(cache=True, …)``, as numba's, but deferred."""
+    if args and callable(args[0]) and not options:
+        return Deferred(args[0], {})
+    return lambda func: Deferred(func, options)
+
+
+def materialize(module: ModuleType, _seen: set[str] | None = None) -> None:
+    """Compile the deferred functions of ``module`` and of the modules its
+    deferred functions can reach through their globals, and put the
+    dispatchers in their place."""
+    import numba
+
+    seen = _seen if _seen is not None else set()
+    if module.__name__ in seen:
+        return
+    seen.add(module.__name__)
+    namespace = vars(module)
+    reached = []
+    for name, value in list(namespace.items()):
+        if isinstance(value, Deferred):
+            if value.compiled is None:
+                value.compiled = numba.njit(**value.options)(value.func)
+            namespace[name] = value.compiled
+            reached.append(sys.modules.get(value.func.__module__))
+        elif isinstance(value, ModuleType):
+            reached.append(value)
+    for other in reached:
+        if other is not None and _defers(other):
+            materialize(other, seen)
+
+
+def _defers(module: ModuleType) -> bool:
+    return any(isinstance(v, Deferred) for v in vars(module).values())
