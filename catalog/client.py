@@ -2,13 +2,26 @@
 
     cat = Catalog("http://127.0.0.1:8000")
     cat.p_positions("W000004", 10_000)[:3]   # array([[0, 0], [1, 3], [2, 6]])
+    cat.search([1, 3, 4, 6])                  # every matching entry, all pages
+    cat.plot("maharaja.1.2", 200)             # needs the ``plot`` extra
 
-Only the standard library and numpy; ``positions_frame`` needs pandas.
+One method per route, each returning plain Python or numpy data and
+following the API's pages to the end. Only the standard library and numpy;
+``positions_frame`` needs pandas and ``plot`` matplotlib
+(``pip install 'wythoff-catalog[plot]'``).
+
+Every failure raises :class:`CatalogError`, a kind of the catalog's own
+:class:`catalog.errors.CatalogError`: an error the API answered (``status``
+is its HTTP status, the message its ``error`` text) or a server that could
+not be reached or answered something that is not the API (``status`` 503).
+A request that the server queued (``202 Accepted``, with workers) is waited
+for, up to ``timeout`` seconds, and then answered as usual.
 """
 
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -17,51 +30,155 @@ from typing import Any
 
 import numpy as np
 
+from catalog import errors
+from catalog.inputs import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
 
-class CatalogError(Exception):
-    """The API answered with an error; the message is its ``error`` text."""
 
-    def __init__(self, status: int, message: str) -> None:
+class CatalogError(errors.CatalogError):
+    """The API answered with an error, or could not be reached."""
+
+    def __init__(
+        self, status: int, message: str, retry_after: int | None = None
+    ) -> None:
         super().__init__(f"{status}: {message}")
         self.status = status
+        self.retry_after = retry_after
 
 
 class Catalog:
-    """The catalog at ``base_url`` (e.g. ``http://127.0.0.1:8000``)."""
+    """The catalog at ``base_url`` (e.g. ``http://127.0.0.1:8000``).
 
-    def __init__(self, base_url: str, page_size: int = 100_000, timeout: float = 300):
+    ``timeout`` bounds each call in seconds, waiting for queued work
+    included; ``page_size`` is the number of positions or terms asked for a
+    page.
+    """
+
+    def __init__(
+        self, base_url: str, page_size: int = 100_000, timeout: float = 300
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.page_size = page_size
         self.timeout = timeout
 
-    def _get(self, path: str, **params: Any) -> Any:
+    # -- HTTP ------------------------------------------------------------
+
+    def _url(self, path: str, params: dict[str, Any] | None = None) -> str:
         query = urllib.parse.urlencode(
-            {k: v for k, v in params.items() if v is not None}
+            [
+                (k, item)
+                for k, v in (params or {}).items()
+                if v is not None
+                for item in (v if isinstance(v, list | tuple) else [v])
+            ]
         )
-        url = f"{self.base_url}{path}" + (f"?{query}" if query else "")
+        return f"{self.base_url}{path}" + (f"?{query}" if query else "")
+
+    def _fetch(self, path: str, params: dict[str, Any] | None = None) -> bytes:
+        url = self._url(path, params)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            status, headers, body = self._open(url, max(left, 0.001))
+            if status != 202:
+                return body
+            # Queued for a worker: wait as the server says, then ask again.
+            wait = _seconds(headers.get("Retry-After")) or 1.0
+            if time.monotonic() + wait > deadline:
+                raise CatalogError(
+                    503,
+                    f"{url} is still being computed after {self.timeout:g} s "
+                    f"(job: {headers.get('Location', 'unknown')})",
+                    retry_after=int(wait),
+                )
+            time.sleep(wait)
+
+    def _open(self, url: str, timeout: float) -> tuple[int, Any, bytes]:
         try:
-            with urllib.request.urlopen(url, timeout=self.timeout) as response:
-                return json.load(response)
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                return response.status, response.headers, response.read()
         except urllib.error.HTTPError as exc:
             try:
-                message = json.load(exc)["error"]
-            except (ValueError, KeyError):
-                message = exc.reason
-            raise CatalogError(exc.code, message) from None
+                message = json.loads(exc.read())["error"]
+            except (ValueError, KeyError, TypeError):
+                message = str(exc.reason)
+            retry = _seconds(exc.headers.get("Retry-After"))
+            raise CatalogError(
+                exc.code, message, None if retry is None else int(retry)
+            ) from None
+        except OSError as exc:  # URLError, refused, reset, timed out
+            reason = getattr(exc, "reason", exc)
+            raise CatalogError(503, f"cannot reach {url}: {reason}") from None
+
+    def _get(self, path: str, **params: Any) -> Any:
+        body = self._fetch(path, params)
+        try:
+            return json.loads(body)
+        except ValueError:
+            raise CatalogError(
+                503, f"{self._url(path, params)} did not answer JSON"
+            ) from None
+
+    def _text(self, path: str, **params: Any) -> str:
+        return self._fetch(path, params).decode()
+
+    @staticmethod
+    def _part(value: Any) -> str:
+        """A path segment (an ID, a label, a name), escaped."""
+        return urllib.parse.quote(str(value), safe="")
+
+    # -- entries ---------------------------------------------------------
 
     def entry(self, wid: str) -> dict[str, Any]:
-        """The entry document (what ``wythoff show`` prints)."""
-        return self._get(f"/api/v1/entries/{wid}")
+        """The entry document (what ``wythoff show`` prints); ``wid`` is an
+        ID or a family member's label."""
+        return self._get(f"/api/v1/entries/{self._part(wid)}")
 
-    def entries(self, keyword: str | None = None) -> Iterator[dict[str, Any]]:
-        """Every entry, following the cursor."""
+    def entries(
+        self,
+        keyword: str | None = None,
+        q: str | None = None,
+        family: str | None = None,
+        where: str | list[str] | None = None,
+        sort: str | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Every entry matching the filters (as ``wythoff list``), following
+        the cursor; ``q`` matches words of the name."""
         cursor = None
         while True:
-            page = self._get("/api/v1/entries", keyword=keyword, cursor=cursor)
+            page = self._get(
+                "/api/v1/entries",
+                keyword=keyword,
+                q=q,
+                family=family,
+                where=where,
+                sort=sort,
+                cursor=cursor,
+                limit=1000,
+            )
             yield from page["entries"]
             cursor = page["next"]
             if cursor is None:
                 return
+
+    def families(self) -> list[dict[str, Any]]:
+        """The families of variants (``wythoff families``)."""
+        return self._get("/api/v1/families")["families"]
+
+    def table(
+        self, family: str, invariant: str, fix: list[str] | None = None
+    ) -> dict[str, Any]:
+        """An invariant over a family's two parameters (``wythoff table``)."""
+        return self._get(
+            f"/api/v1/families/{self._part(family)}/table",
+            invariant=invariant,
+            fix=fix,
+        )
+
+    def job(self, job_id: int) -> dict[str, Any]:
+        """One job of the queue (with workers)."""
+        return self._get(f"/api/v1/jobs/{self._part(job_id)}")
+
+    # -- positions ---------------------------------------------------------
 
     def p_positions(self, wid: str, n: int) -> np.ndarray:
         """Every P-position with x, y < n, shape (k, 2), all pages fetched."""
@@ -69,7 +186,7 @@ class Catalog:
         start = (0, 0)
         while True:
             page = self._get(
-                f"/api/v1/entries/{wid}/p-positions",
+                f"/api/v1/entries/{self._part(wid)}/p-positions",
                 n=n,
                 start=start[0],
                 start_y=start[1],
@@ -83,13 +200,65 @@ class Catalog:
         return np.concatenate(parts)
 
     def is_p(self, wid: str, x: int, y: int) -> dict[str, Any]:
-        return self._get(f"/api/v1/entries/{wid}/positions/{x}/{y}")
+        """Is (x, y) a P-position, and if not a winning move (any size)."""
+        return self._get(
+            f"/api/v1/entries/{self._part(wid)}/positions/{int(x)}/{int(y)}"
+        )
 
-    def search(self, terms: str | list[int]) -> list[dict[str, Any]]:
-        """Entries whose sequences contain ``terms`` (or match words)."""
+    def grundy(self, wid: str, n: int) -> np.ndarray:
+        """Sprague–Grundy values ``g[x, y]`` for x, y < n, shape (n, n)."""
+        doc = self._get(f"/api/v1/entries/{self._part(wid)}/grundy", n=n)
+        return np.asarray(doc["grundy"], dtype=np.int64).reshape(n, n)
+
+    def adjoinable(self, i: int, j: int) -> dict[str, Any]:
+        """Can (i, j) and (j, i) be added to Wythoff's Nim keeping its
+        P-positions?"""
+        return self._get(f"/api/v1/adjoinable/{int(i)}/{int(j)}")
+
+    # -- sequences ---------------------------------------------------------
+
+    def sequence(self, wid: str, name: str) -> np.ndarray:
+        """Every stored term of a derived sequence (``y``, ``a``, ``b``,
+        ``b-a``, ``bits``), all pages fetched."""
+        parts, start = [], 0
+        while True:
+            page = self._get(
+                f"/api/v1/entries/{self._part(wid)}/sequences/{self._part(name)}",
+                start=start,
+                limit=self.page_size,
+            )
+            parts.append(np.asarray(page["terms"], dtype=np.int64))
+            if page["next"] is None:
+                return np.concatenate(parts)
+            start = page["next"]
+
+    def bitstring(self, wid: str) -> dict[str, Any]:
+        """The upper/lower bit-string of a one-P-per-column game."""
+        return self._get(f"/api/v1/entries/{self._part(wid)}/bitstring")
+
+    def export(self, wid: str, fmt: str = "oeis", n: int = 1000) -> str:
+        """The entry in the OEIS internal format (``oeis``) or as a b-file."""
+        return self._text(f"/api/v1/entries/{self._part(wid)}/export", format=fmt, n=n)
+
+    def search(self, terms: str | list[int], limit: int | None = None) -> list[Any]:
+        """Entries whose sequences contain ``terms`` consecutively (or that
+        match ``id:``, ``keyword:`` or words), every page followed; at most
+        ``limit`` results when given."""
         if not isinstance(terms, str):
-            terms = ",".join(str(t) for t in terms)
-        return self._get("/api/v1/search", q=terms)["results"]
+            terms = ",".join(str(int(t)) for t in terms)
+        found: list[Any] = []
+        offset: int | None = 0
+        page_size = min(self.page_size, MAX_SEARCH_LIMIT)
+        while offset is not None and (limit is None or len(found) < limit):
+            if offset > MAX_SEARCH_OFFSET:
+                break  # the deepest page the API serves
+            want = page_size if limit is None else min(page_size, limit - len(found))
+            page = self._get("/api/v1/search", q=terms, offset=offset, limit=want)
+            found += page["results"]
+            offset = page["next"]
+        return found
+
+    # -- pictures ----------------------------------------------------------
 
     def positions_frame(self, wid: str, n: int):
         """The P-positions as a pandas DataFrame with columns x and y."""
@@ -100,3 +269,36 @@ class Catalog:
                 "positions_frame needs pandas: pip install pandas"
             ) from None
         return pd.DataFrame(self.p_positions(wid, n), columns=["x", "y"])
+
+    def plot(self, wid: str, n: int, ax: Any = None) -> Any:
+        """Draw the P-positions with x, y < n (the papers' pictures: x to the
+        right, y up, one dot a position) on ``ax`` or a new figure; returns
+        the axes."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise ImportError(
+                "plot needs matplotlib: pip install 'wythoff-catalog[plot]' "
+                "(or pip install matplotlib)"
+            ) from None
+        found = self.p_positions(wid, n)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 6))
+        size = max(0.5, min(12.0, 4000.0 / max(n, 1)))
+        ax.scatter(found[:, 0], found[:, 1], s=size, marker="s", linewidths=0)
+        ax.set_xlim(-0.5, n - 0.5)
+        ax.set_ylim(-0.5, n - 0.5)
+        ax.set_aspect("equal")
+        ax.set_xlabel("x")
+        ax.set_ylabel("y")
+        entry = self.entry(wid)
+        ax.set_title(f"{entry['id']} {entry['name']}: P-positions, x, y < {n}")
+        return ax
+
+
+def _seconds(value: str | None) -> float | None:
+    """A ``Retry-After`` header's seconds (None when absent or a date)."""
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None

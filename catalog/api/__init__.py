@@ -63,6 +63,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["MIGRATE"]:
         store.engine  # noqa: B018  (building the engine runs the migrations)
     app.extensions["catalog"] = store
+    # A server pays numba's import once, at start, not inside the first
+    # request that computes (while other requests wait on its claim).
+    warm_kernels()
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
     app.register_blueprint(families.bp)
@@ -72,6 +75,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     pages.register(app)  # after the API's error handlers: it wraps them
     app.after_request(_cors)
     return app
+
+
+def warm_kernels() -> None:
+    """Import numba and make the kernels' dispatchers (machine code is
+    still compiled, or read from numba's cache, on first call)."""
+    from catalog.compute import altered, jit, kernel
+
+    jit.materialize(kernel)
+    jit.materialize(altered)
 
 
 def _retrying(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -21,7 +21,8 @@ from catalog.cli.main import cli
 try:
     cli({args!r}, standalone_mode=False)
 finally:
-    print("LOADED", *sorted(m for m in {modules!r} if m in sys.modules), file=sys.stderr)
+    found = sorted(m for m in {modules!r} if m in sys.modules)
+    print("LOADED", *found, file=sys.stderr)
 """
 
 
