@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cost bench-families bench-pages bench-search bench-theory serve
+.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-pages bench-search bench-theory serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -21,6 +21,9 @@ bench:  ## the compute engine's goals (benchmarks/run.py)
 
 bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
 	$(PY) benchmarks/api.py
+
+bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
+	$(PY) benchmarks/cli.py
 
 bench-pages:  ## entry pages: render time and page weight (benchmarks/pages.py)
 	$(PY) benchmarks/pages.py

@@ -1,0 +1,71 @@
+"""How fast the ``wythoff`` command starts, as ratios to Python baselines.
+
+Run: ``make bench-cli`` (or ``python benchmarks/cli.py``). It seeds a catalog
+in a temporary SQLite file (n = 2000, as ``wythoff seed`` does), then times
+whole processes, interleaved so that a busy machine slows each alike:
+
+- ``wythoff --help`` against ``python -c "import click"``: goal ≤ 2×;
+- ``wythoff show W000001`` and ``wythoff is-p W000001 5 9`` against
+  ``python -c "import sqlalchemy, numpy"``: goal ≤ 1.5×.
+
+Prints the median wall time of each and the ratios of medians; exit 1 if a
+goal is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+GOALS = {"--help": 2.0, "show W000001": 1.5, "is-p W000001 5 9": 1.5}
+BASELINE = {
+    "--help": "import click",
+    "show W000001": "import sqlalchemy, numpy",
+    "is-p W000001 5 9": "import sqlalchemy, numpy",
+}
+
+
+def wall(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15, help="runs of each")
+    args = parser.parse_args()
+    python = sys.executable
+    wythoff = [python, "-m", "catalog.cli"]
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "WYTHOFF_DATABASE_URL": f"sqlite:///{folder}/c.sqlite3"}
+        subprocess.run([*wythoff, "seed"], env=env, check=True, capture_output=True)
+        commands = {c: [*wythoff, *c.split()] for c in GOALS}
+        bases = {b: [python, "-c", b] for b in set(BASELINE.values())}
+        times: dict[str, list[float]] = {k: [] for k in [*commands, *bases]}
+        for argv in [*commands.values(), *bases.values()]:
+            wall(argv, env)  # warm the file cache and numba's
+        for _ in range(args.repeat):
+            for name, argv in [*commands.items(), *bases.items()]:
+                times[name].append(wall(argv, env))
+    median = {k: statistics.median(v) for k, v in times.items()}
+    for name, seconds in median.items():
+        fastest = min(times[name]) * 1000
+        print(f"{name:<28} median {seconds * 1000:7.1f} ms  min {fastest:7.1f} ms")
+    missed = 0
+    for command, goal in GOALS.items():
+        ratio = median[command] / median[BASELINE[command]]
+        verdict = "ok" if ratio <= goal else "MISSED"
+        missed += ratio > goal
+        base = f"python -c {BASELINE[command]!r}"
+        print(f"wythoff {command:<20} / {base}: {ratio:.2f}x (goal {goal}x) {verdict}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
