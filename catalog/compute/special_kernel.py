@@ -496,10 +496,13 @@ class GeneralSweep:
         self.parent = np.empty(max(total, 1), dtype=dtype)
         _identity(self.parent, self.rbase, self.rcap)
         rows = y_cap if self.ext else 1
-        self.first = np.empty(0, dtype=np.int64)
-        self.first = np.full(rows, -1, dtype=np.int64)
-        self.fmax = np.full(rows + 1, NEG, dtype=np.int64)
-        self.fmin = np.full(rows + 1, INF, dtype=np.int64)
+        # Rows and their differences y - x fit in int32 up to 2**31 rows.
+        small = np.int32 if max(x_cap, y_cap) < 2**30 else np.int64
+        info = np.iinfo(small)
+        self.first = self.fmax = self.fmin = np.empty(0, dtype=small)
+        self.first = np.full(rows, -1, dtype=small)
+        self.fmax = np.full(rows + 1, info.min, dtype=small)
+        self.fmin = np.full(rows + 1, info.max, dtype=small)
         col_start = np.zeros(x_cap + 1, dtype=np.int64)
         col_start[: self.x + 1] = self.col_start[: self.x + 1]
         self.col_start = col_start
