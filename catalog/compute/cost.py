@@ -147,9 +147,10 @@ def engine_seconds(
         return rate.column * rules(game) * _period(game) * columns
     if engine == "transposed":
         inner = transpose(game)
-        return engine_seconds(
-            _column_engine(inner), inner, 0, tall
-        ) + rate.column * _period(inner) * columns
+        return (
+            engine_seconds(_column_engine(inner), inner, 0, tall)
+            + rate.column * _period(inner) * columns
+        )
     # box
     return rules(game) * columns * (rate.column + rate.cell * density(game, tall))
 

@@ -229,7 +229,9 @@ def _sweep(
                             break
                 if ext and y < nextfp and y < height:
                     if y <= x:
-                        if n_out > start or (y > 0 and _fen_min_query(fmin, y - 1) < y - x):
+                        if n_out > start or (
+                            y > 0 and _fen_min_query(fmin, y - 1) < y - x
+                        ):
                             y = x + 1
                             moved = True
                     if y >= x and y < nextfp and y < height:
@@ -282,7 +284,9 @@ def _sweep(
                             continue
                         if x >= a and y >= b:
                             xs = x - a
-                            if _contains(out_y, col_start[xs], col_start[xs + 1], y - b):
+                            if _contains(
+                                out_y, col_start[xs], col_start[xs + 1], y - b
+                            ):
                                 blocked = True
                                 break
             if is_forced or not blocked:
@@ -317,7 +321,20 @@ def _sweep(
                 if idx + stride >= rcap[i]:
                     return x, start, NEED_LINES
         _record(
-            x, start, n_out, out_y, rp, rq, rg, roff, rbase, parent, ext, first, fmax, fmin
+            x,
+            start,
+            n_out,
+            out_y,
+            rp,
+            rq,
+            rg,
+            roff,
+            rbase,
+            parent,
+            ext,
+            first,
+            fmax,
+            fmin,
         )
         col_start[x + 1] = n_out
     return x1, n_out, OK
@@ -458,8 +475,12 @@ class GeneralSweep:
         )
         rays = [(a, b) for a, b in game.rays if a > 0]
         g = [gcd(a, b) for a, b in rays]
-        self.rp = np.array([a // k for (a, _), k in zip(rays, g, strict=True)], np.int64)
-        self.rq = np.array([b // k for (_, b), k in zip(rays, g, strict=True)], np.int64)
+        self.rp = np.array(
+            [a // k for (a, _), k in zip(rays, g, strict=True)], np.int64
+        )
+        self.rq = np.array(
+            [b // k for (_, b), k in zip(rays, g, strict=True)], np.int64
+        )
         self.rg = np.array(g, dtype=np.int64)
         self.rh = np.array([b == 0 for _, b in rays], dtype=np.bool_)
         moves = [(a, b) for a, b in game.moves if a > 0]
@@ -467,7 +488,9 @@ class GeneralSweep:
         self.mvb = np.array([b for _, b in moves], dtype=np.int64)
         self.restr = "ho-restriction" in game.special
         self.ext = "ho-extension" in game.special
-        self.forced_x = 1 + max((x for x, _ in game.forced_p + game.forced_n), default=-1)
+        self.forced_x = 1 + max(
+            (x for x, _ in game.forced_p + game.forced_n), default=-1
+        )
         self.fp_start, self.fp_y = _csr(game.forced_p, self.forced_x)
         self.fn_start, self.fn_y = _csr(game.forced_n, self.forced_x)
         self.col_start = np.zeros(1, dtype=np.int64)
@@ -584,7 +607,9 @@ class GeneralSweep:
 
     def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
         if x_end > self.x_cap:
-            y_cap = self.y_cap if self.height is not None else max(self.y_cap, 2 * x_end)
+            y_cap = (
+                self.y_cap if self.height is not None else max(self.y_cap, 2 * x_end)
+            )
             self._layout(max(x_end, 2 * self.x_cap), y_cap)
         step = max(1, (x_end - self.x) // 100) if progress else x_end - self.x
         while self.x < x_end:
