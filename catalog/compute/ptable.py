@@ -26,11 +26,11 @@ from catalog.compute.kernel import KernelSweep
 from catalog.compute.kernel import supported as kernel_supported
 from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
 from catalog.games.definition import (
+    MAX_N,
     Definition,
     DefinitionError,
     canonicalize,
     check_n,
-    MAX_N,
     lcm,
 )
 
