@@ -11,6 +11,10 @@ Games with a vertical ray (0, b) have finitely many P-positions in each
 column, and the sweep computes whole columns ("column mode"). Games without
 one can have a P-position in every row of a column, so they are computed in a
 box [0, X) x [0, Y) ("box mode"); see :func:`column_mode`.
+
+:func:`p_positions` and the store run the compiled sweeps
+(:mod:`catalog.compute.kernel`, :mod:`catalog.compute.special_kernel`); the
+numpy :class:`Sweep` here stays as an independent implementation for tests.
 """
 
 from __future__ import annotations
@@ -414,7 +418,8 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
         A game definition (see the contract); validated first.
     n : int
         The bound, 0 <= n <= :data:`~catalog.games.definition.MAX_N`
-        (:data:`MAX_BOX_N` for games without a vertical ray).
+        (:data:`MAX_BOX_N` for games with neither a vertical nor a
+        horizontal ray).
 
     Returns
     -------
@@ -432,7 +437,9 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     the compiled sweep to their saturation column and then the Wythoff
     update (Hu–Sleator–Tsin Lemma 3), vectorised; other games with one
     vertical ray run the compiled sweep (:mod:`catalog.compute.kernel`),
-    O(n) memory; the rest the numpy sweep of this module.
+    O(n) memory; every other game the compiled sweeps of
+    :mod:`catalog.compute.special_kernel` (column games, transposed games
+    with a horizontal ray but no vertical one, and box mode).
 
     Examples
     --------
