@@ -21,7 +21,8 @@ from pathlib import Path
 from catalog.compute import closed, cost
 from catalog.compute.altered import p_positions as altered_positions
 from catalog.compute.kernel import KernelSweep
-from catalog.compute.ptable import Sweep, p_positions
+from catalog.compute.ptable import p_positions
+from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
 from catalog.config import Settings
 from catalog.games.definition import Definition, canonicalize
 from catalog.service import Store, compute
@@ -31,7 +32,9 @@ from catalog.store.seed import load_seeds
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 PLAIN_SWEEP = {"rays": [[1, 0], [0, 3], [1, 1]], "moves": [[0, 1]]}
+HORIZONTAL = {"rays": [[1, 0], [1, 1]], "moves": [[1, 2], [2, 1]]}
 BOX = {"rays": [[1, 1], [2, 1]], "moves": [[1, 0]]}
+DENSE_BOX = {"rays": [[1, 1]], "moves": [[2, 0], [0, 3]]}
 
 
 def seed_game(wid: str) -> Definition:
@@ -48,15 +51,6 @@ def timed(func) -> float:
     return best
 
 
-def quadratic(game: Definition, n: int, run) -> tuple[float, float]:
-    """(a, c) per rule from T(n) and T(2n), T(m) = r * (a*m + c*m*m/2)."""
-    t1, t2 = timed(lambda: run(n)), timed(lambda: run(2 * n))
-    r = cost.rules(game)
-    c = (t2 - 2 * t1) / (n * n) / r
-    a = (t1 / r - c * n * (n - 1) / 2) / n
-    return max(a, 0.0), max(c, 0.0)
-
-
 def constants(scale: float) -> dict[str, tuple[float, float]]:
     big = int(2_000_000 * scale)
     found: dict[str, tuple[float, float]] = {}
@@ -71,20 +65,34 @@ def constants(scale: float) -> dict[str, tuple[float, float]]:
         seconds = timed(lambda g=game: KernelSweep(g).advance(big // 2))
         per.append(seconds / (big // 2) / cost.rules(game) / cost._period(game))
     found["kernel"] = (max(per), 0.0)
-    small = max(200, int(1500 * scale))
-    for name, definition in (
-        ("sweep", PLAIN_SWEEP),
-        ("ho-restriction", seed_game("W000022")),
-        ("ho-extension", seed_game("W000023")),
-    ):
+    per = []
+    for game in (seed_game("W000022"), seed_game("W000023"), canonicalize(PLAIN_SWEEP)):
+        GeneralSweep(game).advance(100)
+        seconds = timed(lambda g=game: GeneralSweep(g).advance(big // 2))
+        per.append(seconds / (big // 2) / cost.rules(game) / cost._period(game))
+    found["general"] = (max(per), 0.0)
+    horizontal = canonicalize(HORIZONTAL)
+    inner = transpose(horizontal)
+    side = big // 2
+    whole = timed(lambda: TransposedSweep(horizontal, side).advance(side))
+    columns = timed(lambda: KernelSweep(inner).advance(side, y_bound=0))
+    found["transposed"] = (
+        max(0.0, whole - columns) / side / cost._period(inner),
+        0.0,
+    )
+    # box: T = r * m * (a + c * d), d the P-positions per column, from a
+    # sparse and a dense game
+    rows = []
+    for definition in (BOX, DENSE_BOX):
         game = canonicalize(definition)
-        found[name] = quadratic(game, small, lambda m, g=game: Sweep(g).advance(m))
-    box = canonicalize(BOX)
-    t1 = timed(lambda: Sweep(box, height=small).advance(small))
-    t2 = timed(lambda: Sweep(box, height=2 * small).advance(small))
-    r = cost.rules(box)
-    c = (t2 - t1) / (small * small) / r
-    found["box"] = (max(0.0, (t1 / r - c * small * small) / small), c)
+        m = max(500, int(4000 * scale))
+        GeneralSweep(game, height=100).advance(100)
+        found_box = GeneralSweep(game, height=m).advance(m)
+        seconds = timed(lambda g=game, k=m: GeneralSweep(g, height=k).advance(k))
+        rows.append((seconds / cost.rules(game) / m, len(found_box) / m))
+    (t1, d1), (t2, d2) = rows
+    c = max(0.0, (t2 - t1) / (d2 - d1)) if d2 != d1 else 0.0
+    found["box"] = (max(0.0, t1 - c * d1), c)
     return found
 
 
@@ -109,15 +117,11 @@ def storing(url: str, scale: float) -> dict[str, tuple[float, float]]:
         before = repo.read_positions(session, 1, 0, n)
         KernelSweep.resume(game, before, n)
         resume = time.perf_counter() - start
-        start = time.perf_counter()
-        Sweep.resume(game, before[before[:, 0] < n // 10], n // 10)
-        resume_sweep = (time.perf_counter() - start) / (n // 10)
     store.dispose()
     return {
         "store": (max(0.0, total - kernel - derive) / n, 0.0),
         "derive": (derive / n, 0.0),
         "resume": (resume / n, 0.0),
-        "resume-sweep": (resume_sweep, 0.0),
     }
 
 
@@ -127,9 +131,11 @@ def checks(url: str, scale: float) -> list[tuple[str, float, float]]:
         ("W000001 p_positions", seed_game("W000001"), int(3_000_000 * scale)),
         ("W000016 p_positions", seed_game("W000016"), int(3_000_000 * scale)),
         ("W000004 p_positions", seed_game("W000004"), int(1_000_000 * scale)),
-        ("W000022 p_positions", seed_game("W000022"), int(3000 * scale)),
-        ("W000023 p_positions", seed_game("W000023"), int(2000 * scale)),
-        ("box p_positions", canonicalize(BOX), int(2000 * scale)),
+        ("W000022 p_positions", seed_game("W000022"), int(1_000_000 * scale)),
+        ("W000023 p_positions", seed_game("W000023"), int(1_000_000 * scale)),
+        ("horizontal p_positions", canonicalize(HORIZONTAL), int(1_000_000 * scale)),
+        ("box p_positions", canonicalize(BOX), int(20_000 * scale)),
+        ("dense box p_positions", canonicalize(DENSE_BOX), int(4000 * scale)),
     ):
         game = canonicalize(definition)
         measured = timed(lambda g=game, m=n: p_positions(g, m))
@@ -140,8 +146,8 @@ def checks(url: str, scale: float) -> list[tuple[str, float, float]]:
     for wid, n in (
         ("W000001", int(1_000_000 * scale)),
         ("W000012", int(500_000 * scale)),
-        ("W000022", int(2000 * scale)),
-        ("W000023", int(1500 * scale)),
+        ("W000022", int(500_000 * scale)),
+        ("W000023", int(500_000 * scale)),
     ):
         game = seed_game(wid)
         with store.sessions() as session:

@@ -13,6 +13,11 @@ machine; the script prints every figure and exits 1 if a goal is missed.
 3. Against the limit, the exact closed form of Wythoff's Nim at n = 10^7:
    each of those games within 20x of it, the altered Wythoff game within 3x.
 4. Peak memory (resident set of a fresh process) at n = 10^7 under 1 GB.
+5. The compiled sweeps of special_kernel.py at n = 10^6, against Maharaja
+   Nim at the same n: Ho's restriction (W000022) and a horizontal-only game
+   (rays {(1,0),(1,1)}, moves (1,2),(2,1), computed through its transpose)
+   each within 3x; Ho's extension (W000023) is printed. Their peak memory at
+   n = 10^7 under 1 GB.
 """
 
 from __future__ import annotations
@@ -36,9 +41,19 @@ GAMES = {
 }
 ALTERED = {"W000017"}
 WYTHOFF = "W000001"
+#: Goal 5's games beside the seeds: a horizontal ray and no vertical one.
+HORIZONTAL = "horizontal"
+SPECIAL = {
+    "W000022": "Ho's restriction",
+    "W000023": "Ho's extension",
+    HORIZONTAL: "rays {(1,0),(1,1)}, moves (1,2),(2,1)",
+}
+SPECIAL_GOALS = {"W000022": 3.0, HORIZONTAL: 3.0}
 
 
 def game(wid: str) -> dict:
+    if wid == HORIZONTAL:
+        return {"rays": [[1, 0], [1, 1]], "moves": [[1, 2], [2, 1]]}
     return read_seed(seed_dir() / f"{wid}.json")["definition"]
 
 
@@ -144,11 +159,31 @@ def main() -> int:
         text = f"{wid} {against:.1f}x the closed form (goal <= {bound})"
         goal(against <= bound, text)
 
-    print(f"4. peak memory at n = {big} (VmHWM of the fresh process, with numba)")
+    special_kernels(small, big, peaks, goal)
+
+    print(f"4-5. peak memory at n = {big} (VmHWM of the fresh process, with numba)")
     for wid, mb in peaks.items():
         goal(mb < 1024, f"{wid} {mb:.0f} MB (goal < 1024 MB)")
     print("all goals met" if not failures else f"{len(failures)} goal(s) missed")
     return 1 if failures else 0
+
+
+def special_kernels(small: int, big: int, peaks: dict[str, float], goal) -> None:
+    """Goal 5: special rules and transposed games against Maharaja Nim."""
+    print(f"5. special_kernel.py at n = {small} against Maharaja Nim (same n)")
+    for wid in SPECIAL:
+        p_positions(game(wid), 100)
+    base, _ = median_run("W000004", small, 5)
+    print(f"   W000004 Maharaja Nim: {base:.3f} s")
+    for wid, name in SPECIAL.items():
+        took, _ = median_run(wid, small, 5)
+        ratio = took / base
+        print(f"   {wid} {name}: {took:.3f} s, {ratio:.2f}x Maharaja Nim")
+        if wid in SPECIAL_GOALS:
+            bound = SPECIAL_GOALS[wid]
+            goal(ratio <= bound, f"{wid} {ratio:.2f}x Maharaja Nim (goal <= {bound:g})")
+        took, peaks[wid] = median_run(wid, big, 1)
+        print(f"   {wid} at n = {big}: {took:.3f} s")
 
 
 if __name__ == "__main__":

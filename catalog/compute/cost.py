@@ -11,20 +11,26 @@ anything, and the store sizes its chunks by the same estimate.
 The engines and their models (x: a column, n: the bound, r: rays + moves +
 special rules, b: the vertical ray's period, H: the box height):
 
-============== =========================================== =================
-engine         seconds for the columns [x0, x1)            used for
-============== =========================================== =================
-closed         c * (x1 - x0)                               Wythoff's Nim
-altered        c * (x1 - x0)                               altered Wythoff
-kernel         c * r * b * (x1 - x0)                       one vertical ray
-sweep          r * sum over x of (a + c * x)               numpy, column mode
-ho-restriction r * sum over x of (a + c * x)               numpy, Ho's rules
-ho-extension   r * sum over x of (a + c * x)               numpy, Ho's rules
-box            r * (x1 - x0) * (a + c * H)                 no vertical ray
-============== =========================================== =================
+=========== ================================================ ================
+engine      seconds for the columns [x0, x1)                 used for
+=========== ================================================ ================
+closed      c * (x1 - x0)                                    Wythoff's Nim
+altered     c * (x1 - x0)                                    altered Wythoff
+kernel      c * r * b * (x1 - x0)                            one vertical ray
+general     c * r * b * (x1 - x0)                            other column
+                                                             games, Ho's rules
+transposed  (kernel or general of the transpose, H columns)  horizontal ray,
+            + c * b' * (x1 - x0)                             no vertical one
+box         r * (x1 - x0) * (a + c * d(H))                   neither ray
+=========== ================================================ ================
 
-The numpy sweeps are quadratic in practice: a column scans the rows below
-which a diagonal line can still be blocked, about x of them. Storing adds
+Every engine is a compiled sweep whose cost follows its jumps and its
+P-positions, never the height of a column. A transposed game (b' the period
+of its horizontal ray) computes the H columns of its transpose, then reads
+the box's columns off them. In box mode d(H) is the number of P-positions
+per column at height H, which the game decides: a probe computes the boxes
+128 and 256 wide and extrapolates the growth between them (:func:`density`).
+Storing adds
 ``store`` per new P-position (encoding, writing, reading back), ``derive``
 per column of the whole extent (the sequences and their search index are
 rebuilt when a fill ends) and ``resume`` per stored column read back to
@@ -36,12 +42,15 @@ rather refuse a request that would have fitted than let one overrun.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.kernel import supported as kernel_supported
-from catalog.compute.ptable import column_mode
+from catalog.compute.ptable import column_mode, transposable
+from catalog.compute.special_kernel import GeneralSweep, transpose
 from catalog.games.definition import Definition
 
 
@@ -61,18 +70,17 @@ CONSTANTS: dict[str, Rate] = {
     "altered": Rate(column=2.0e-8),
     # per column, per rule and per unit of the vertical period b
     "kernel": Rate(column=3.0e-7),
-    # per rule: a + c * x for column x
-    "sweep": Rate(column=2.8e-4, cell=2.0e-8),
-    "ho-restriction": Rate(column=1.5e-4, cell=4.0e-8),
-    "ho-extension": Rate(column=2.6e-4, cell=1.8e-7),
-    # per rule: a + c * H for a column of height H
-    "box": Rate(column=6.0e-5, cell=1.5e-7),
+    "general": Rate(column=4.0e-7),
+    # reading the box's columns off the transpose: per column and per unit of
+    # the horizontal period (the transpose's columns cost as their engine)
+    "transposed": Rate(column=1.0e-7),
+    # per rule: a + c * d for a column holding d P-positions
+    "box": Rate(column=3.0e-7, cell=1.0e-7),
     # storing: per new P-position, per column of the extent (derive), per
-    # stored column read back (resume: kernel; resume-sweep: numpy)
+    # stored column read back to resume a compiled sweep
     "store": Rate(column=2.5e-6),
     "derive": Rate(column=1.6e-6),
     "resume": Rate(column=5.0e-7),
-    "resume-sweep": Rate(column=7.0e-5),
     # per committed chunk (a transaction, the extent, the heartbeat): set from
     # the commits of tests/store, not measured by benchmarks/cost.py
     "commit": Rate(column=5.0e-3),
@@ -87,16 +95,40 @@ def _period(game: Definition) -> int:
     return next((b for a, b in game.rays if a == 0), 1)
 
 
+#: Widths of the two probe boxes of :func:`density`.
+PROBE = 128
+
+
+@lru_cache(maxsize=256)
+def _probe(game: Definition) -> tuple[float, float]:
+    """P-positions per column in the boxes PROBE and 2 * PROBE wide."""
+    counts = []
+    for side in (PROBE, 2 * PROBE):
+        found = GeneralSweep(game, height=side).advance(side)
+        counts.append(max(1.0, len(found) / side))
+    return counts[0], counts[1]
+
+
+def density(game: Definition, height: int) -> float:
+    """Expected P-positions per column of a box-mode game at ``height``: the
+    probes' density, grown at the rate seen between them (between constant
+    and linear in the height), rounded up."""
+    d1, d2 = _probe(game)
+    if height <= 2 * PROBE:
+        return d2
+    growth = min(1.0, max(0.0, math.log2(d2 / d1)))
+    return 1.25 * d2 * (height / (2 * PROBE)) ** growth
+
+
 def fill_engine(game: Definition) -> str:
     """The engine a store fill runs (:func:`catalog.compute.ptable.resume_sweep`)."""
-    if not column_mode(game):
-        return "box"
-    if kernel_supported(game):
-        return "kernel"
-    for rule in ("ho-extension", "ho-restriction"):
-        if rule in game.special:
-            return rule
-    return "sweep"
+    if column_mode(game):
+        return "kernel" if kernel_supported(game) else "general"
+    return "transposed" if transposable(game) else "box"
+
+
+def _column_engine(game: Definition) -> str:
+    return "kernel" if kernel_supported(game) else "general"
 
 
 def engine_seconds(
@@ -108,16 +140,19 @@ def engine_seconds(
         return 0.0
     rate = CONSTANTS[engine]
     columns = x1 - x0
+    tall = height if height is not None else x1
     if engine in ("closed", "altered"):
         return rate.column * columns
-    if engine == "kernel":
+    if engine in ("kernel", "general"):
         return rate.column * rules(game) * _period(game) * columns
-    if engine == "box":
-        tall = height if height is not None else x1
-        return rules(game) * columns * (rate.column + rate.cell * tall)
-    # sum over x in [x0, x1) of (a + c * x)
-    scanned = (x1 * (x1 - 1) - x0 * (x0 - 1)) / 2
-    return rules(game) * (rate.column * columns + rate.cell * scanned)
+    if engine == "transposed":
+        inner = transpose(game)
+        return (
+            engine_seconds(_column_engine(inner), inner, 0, tall)
+            + rate.column * _period(inner) * columns
+        )
+    # box
+    return rules(game) * columns * (rate.column + rate.cell * density(game, tall))
 
 
 def p_positions_seconds(game: Definition, n: int) -> float:
@@ -126,14 +161,17 @@ def p_positions_seconds(game: Definition, n: int) -> float:
         return engine_seconds("closed", game, 0, n)
     if is_altered_wythoff(game):
         return engine_seconds("altered", game, 0, n)
-    engine = fill_engine(game)
-    return engine_seconds(engine, game, 0, n, n if engine == "box" else None)
+    return engine_seconds(fill_engine(game), game, 0, n, n)
 
 
-def _positions_per_column(game: Definition, engine: str) -> int:
+def _positions_per_column(game: Definition, engine: str, height: int) -> float:
     # A column holds at most b P-positions besides its forced ones (column
-    # mode); box games are seen to hold a few per column.
-    return _period(game) if engine != "box" else 2
+    # mode), a transposed game's row at most b'; box games as they are seen.
+    if engine == "box":
+        return density(game, height)
+    if engine == "transposed":
+        return _period(transpose(game))
+    return _period(game)
 
 
 def fill_seconds(
@@ -143,12 +181,11 @@ def fill_seconds(
     when it holds columns [0, stored_x) (rows [0, stored_y) in box mode):
     resuming, computing, storing, deriving. Zero when nothing is missing."""
     engine = fill_engine(game)
-    if engine != "box":
+    if engine in ("kernel", "general"):
         if stored_x >= n:
             return 0.0
-        resume = "resume-sweep" if engine != "kernel" else "resume"
         return (
-            CONSTANTS[resume].column * stored_x
+            CONSTANTS["resume"].column * stored_x
             + engine_seconds(engine, game, stored_x, n)
             + _storing(game, engine, n - stored_x, n)
         )
@@ -157,19 +194,21 @@ def fill_seconds(
             return 0.0
         # The same box continued to the right.
         return (
-            CONSTANTS["resume-sweep"].column * stored_x
-            + engine_seconds("box", game, stored_x, n, stored_y)
-            + _storing(game, engine, n - stored_x, n)
+            CONSTANTS["resume"].column * stored_x
+            + engine_seconds(engine, game, stored_x, n, stored_y)
+            + _storing(game, engine, n - stored_x, n, stored_y)
         )
     # A taller box: every column is computed again.
     width = max(n, stored_x)
-    return engine_seconds("box", game, 0, width, n) + _storing(
-        game, engine, width, width
+    return engine_seconds(engine, game, 0, width, n) + _storing(
+        game, engine, width, width, n
     )
 
 
-def _storing(game: Definition, engine: str, columns: int, extent: int) -> float:
-    per = _positions_per_column(game, engine)
+def _storing(
+    game: Definition, engine: str, columns: int, extent: int, height: int | None = None
+) -> float:
+    per = _positions_per_column(game, engine, height if height is not None else extent)
     return (
         CONSTANTS["store"].column * per * columns
         + CONSTANTS["derive"].column * per * extent
@@ -180,7 +219,7 @@ def chunk_seconds(game: Definition, x0: int, x1: int) -> float:
     """Expected seconds to compute and store the columns [x0, x1) of a
     column-mode fill, once resumed."""
     engine = fill_engine(game)
-    per = _positions_per_column(game, engine)
+    per = _positions_per_column(game, engine, x1)
     return engine_seconds(engine, game, x0, x1) + CONSTANTS["store"].column * per * (
         x1 - x0
     )

@@ -11,6 +11,10 @@ Games with a vertical ray (0, b) have finitely many P-positions in each
 column, and the sweep computes whole columns ("column mode"). Games without
 one can have a P-position in every row of a column, so they are computed in a
 box [0, X) x [0, Y) ("box mode"); see :func:`column_mode`.
+
+:func:`p_positions` and the store run the compiled sweeps
+(:mod:`catalog.compute.kernel`, :mod:`catalog.compute.special_kernel`); the
+numpy :class:`Sweep` here stays as an independent implementation for tests.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ import numpy as np
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
 from catalog.compute.kernel import supported as kernel_supported
+from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
 from catalog.games.definition import (
+    MAX_N,
     Definition,
     DefinitionError,
     canonicalize,
@@ -35,7 +41,8 @@ from catalog.games.definition import (
 #: Column mode scans up to lcm(vertical rays) cells above the last P-position
 #: of a column to prove it complete; beyond this the game is swept in boxes.
 MAX_VERTICAL_PERIOD = 4096
-#: Largest n for box-mode games: their cost grows with n * n.
+#: Largest n for box-mode games (neither a vertical nor a horizontal ray):
+#: their columns can each hold up to n P-positions, n * n in all.
 MAX_BOX_N = 30_000
 
 
@@ -48,6 +55,25 @@ def column_mode(game: Definition) -> bool:
     """
     vertical = [b for a, b in game.rays if a == 0]
     return bool(vertical) and lcm(vertical) <= MAX_VERTICAL_PERIOD
+
+
+def transposable(game: Definition) -> bool:
+    """Is ``game`` a column game once the piles are exchanged (a horizontal
+    ray (a, 0) but no usable vertical one)? Such a game is computed through
+    its transpose (:class:`~catalog.compute.special_kernel.TransposedSweep`)."""
+    return not column_mode(game) and column_mode(transpose(game))
+
+
+def box_limited(game: Definition) -> bool:
+    """Is ``game`` held to :data:`MAX_BOX_N`: neither a vertical nor a
+    horizontal ray, so that a column and a row can each hold unboundedly
+    many P-positions?"""
+    return not column_mode(game) and not transposable(game)
+
+
+def max_n(game: Definition) -> int:
+    """The largest n of :func:`p_positions` for ``game``."""
+    return MAX_BOX_N if box_limited(game) else MAX_N
 
 
 class _KeySet:
@@ -367,13 +393,20 @@ def resume_sweep(
     positions: np.ndarray,
     x_bound: int,
     height: int | None = None,
-) -> Sweep | KernelSweep:
+) -> KernelSweep | GeneralSweep | TransposedSweep:
     """The fastest sweep for ``definition``, continuing at column ``x_bound``
-    after ``positions`` (every P-position of the columns below it)."""
+    after ``positions`` (every P-position of the columns below it; rows
+    below ``height`` in box mode)."""
     game = canonicalize(definition)
-    if height is None and kernel_supported(game):
-        return KernelSweep.resume(game, positions, x_bound)
-    return Sweep.resume(game, positions, x_bound, height)
+    if height is None:
+        if kernel_supported(game):
+            return KernelSweep.resume(game, positions, x_bound)
+        if not column_mode(game):
+            raise DefinitionError("rays: whole columns need a vertical ray (0, b)")
+        return GeneralSweep.resume(game, positions, x_bound)
+    if transposable(game):
+        return TransposedSweep.resume(game, positions, x_bound, height)
+    return GeneralSweep.resume(game, positions, x_bound, height)
 
 
 def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarray:
@@ -385,7 +418,8 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
         A game definition (see the contract); validated first.
     n : int
         The bound, 0 <= n <= :data:`~catalog.games.definition.MAX_N`
-        (:data:`MAX_BOX_N` for games without a vertical ray).
+        (:data:`MAX_BOX_N` for games with neither a vertical nor a
+        horizontal ray).
 
     Returns
     -------
@@ -403,7 +437,9 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     the compiled sweep to their saturation column and then the Wythoff
     update (Hu–Sleator–Tsin Lemma 3), vectorised; other games with one
     vertical ray run the compiled sweep (:mod:`catalog.compute.kernel`),
-    O(n) memory; the rest the numpy sweep of this module.
+    O(n) memory; every other game the compiled sweeps of
+    :mod:`catalog.compute.special_kernel` (column games, transposed games
+    with a horizontal ray but no vertical one, and box mode).
 
     Examples
     --------
@@ -425,7 +461,8 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
         sweep = KernelSweep(game)
         return sweep.advance(n, y_bound=n)
     if column_mode(game):
-        found = Sweep(game).advance(n)
-        return found[found[:, 1] < n]
+        return GeneralSweep(game).advance(n, y_bound=n)
+    if transposable(game):
+        return TransposedSweep(game, n).advance(n)
     n = check_n(n, maximum=MAX_BOX_N)
-    return Sweep(game, height=n).advance(n)
+    return GeneralSweep(game, height=n).advance(n)

@@ -14,7 +14,6 @@ from catalog.compute import closed
 from catalog.compute.adjoinable import adjoinable as adjoinable_move
 from catalog.compute.altered import is_altered_wythoff, saturation
 from catalog.compute.farout import FarOut
-from catalog.compute.ptable import column_mode
 from catalog.compute.reference import options
 from catalog.games.definition import (
     Definition,
@@ -38,7 +37,7 @@ def _filled(
 ) -> int:
     """Validate ``n`` and compute what is missing; return the entry number."""
     number, game = entry_game(store, wid)
-    check_n(n, maximum=compute_limit(column_mode(game), store.settings))
+    check_n(n, maximum=compute_limit(game, store.settings))
     filler.fill(
         store.sessions,
         number,
@@ -161,7 +160,7 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
             "outcome": label,
             "move_to": list(to) if to else None,
         }
-    limit = compute_limit(column_mode(game), store.settings)
+    limit = compute_limit(game, store.settings)
     check_n(x, "x", limit - 1)
     check_n(y, "y", limit - 1)
     bound = max(x, y) + 1

@@ -8,7 +8,7 @@ from functools import cached_property
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from catalog.compute.ptable import MAX_BOX_N
+from catalog.compute.ptable import max_n
 from catalog.config import Settings
 from catalog.families import FamilySet, load_families
 from catalog.games.definition import Definition, canonicalize
@@ -66,12 +66,11 @@ class Store:
             self.engine.dispose()
 
 
-def compute_limit(game_is_columns: bool, settings: Settings) -> int:
-    return (
-        settings.max_compute_n
-        if game_is_columns
-        else min(MAX_BOX_N, settings.max_compute_n)
-    )
+def compute_limit(game: Definition, settings: Settings) -> int:
+    """The largest n the catalog computes for ``game``: the store's limit,
+    or :data:`~catalog.compute.ptable.MAX_BOX_N` for games with neither a
+    vertical nor a horizontal ray."""
+    return min(max_n(game), settings.max_compute_n)
 
 
 def entry_number(store: Store, text: str) -> int:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import cost
 from catalog.compute import sequences as seqs
-from catalog.compute.ptable import MAX_BOX_N, column_mode, resume_sweep
+from catalog.compute.ptable import column_mode, max_n, resume_sweep
 from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import repository as repo
@@ -37,7 +37,12 @@ from catalog.store.models import Extent, Job, PositionChunk, utcnow
 Progress = Callable[[int], None]
 
 #: What computed the stored positions, recorded in ``extents.engine``.
-ENGINES = {"KernelSweep": "kernel-v1", "Sweep": "numpy-sweep-v1"}
+ENGINES = {
+    "KernelSweep": "kernel-v1",
+    "GeneralSweep": "general-kernel-v1",
+    "TransposedSweep": "transposed-kernel-v1",
+    "Sweep": "numpy-sweep-v1",
+}
 
 
 class ConcurrentUpdate(Busy):
@@ -156,7 +161,7 @@ def fill(
         with maker() as session:
             game = canonicalize(repo.get_entry(session, entry_id).definition)
             if not column_mode(game):
-                check_n(n, maximum=MAX_BOX_N)
+                check_n(n, maximum=max_n(game))
             extent = repo.get_extent(session, entry_id)
             if _covers(extent, n):
                 return

@@ -46,16 +46,18 @@ def over_budget(wid, n, budget):
 @pytest.mark.parametrize(
     "route",
     [
-        "/api/v1/entries/W000023/p-positions?n=30000",
-        "/api/v1/entries/W000023/p-positions?n=30000&format=bfile",
-        "/api/v1/entries/W000023/export?n=30000",
-        "/api/v1/entries/W000023/positions/29999/17",
+        "/api/v1/entries/W000023/p-positions?n=10000000",
+        "/api/v1/entries/W000023/p-positions?n=10000000&format=bfile",
+        "/api/v1/entries/W000023/export?n=10000000",
+        "/api/v1/entries/W000023/positions/9999999/17",
     ],
 )
-def test_ho_extension_at_30000_is_refused_naming_budget_and_estimate(client, route):
+def test_ho_extension_at_the_store_limit_is_refused_naming_budget_and_estimate(
+    client, route
+):
     response = client.get(route)
     assert response.status_code == 422
-    assert response.get_json() == over_budget("W000023", 30000, INLINE_SECONDS)
+    assert response.get_json() == over_budget("W000023", 10_000_000, INLINE_SECONDS)
 
 
 def test_big_requests_are_refused_before_computing_and_stall_nothing(small_app):

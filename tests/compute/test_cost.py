@@ -10,6 +10,8 @@ from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
 
 BOX = {"rays": [[1, 1], [2, 1]], "moves": [[1, 0]]}
+DENSE_BOX = {"rays": [[1, 1]], "moves": [[2, 0], [0, 3]]}
+HORIZONTAL = {"rays": [[1, 0], [1, 1]], "moves": [[1, 2], [2, 1]]}
 
 
 def seed(wid):
@@ -20,19 +22,26 @@ GAMES = {
     "closed": (seed("W000001"), 1_000_000),
     "altered": (seed("W000016"), 2_000_000),
     "kernel": (seed("W000004"), 200_000),
-    "ho-restriction": (seed("W000022"), 600),
-    "ho-extension": (seed("W000023"), 500),
-    "box": (canonicalize(BOX), 500),
+    "ho-restriction": (seed("W000022"), 300_000),
+    "ho-extension": (seed("W000023"), 300_000),
+    "general": (
+        canonicalize({"rays": [[1, 0], [0, 3], [1, 1]], "moves": [[0, 1]]}),
+        100_000,
+    ),
+    "transposed": (canonicalize(HORIZONTAL), 300_000),
+    "box": (canonicalize(BOX), 5000),
+    "dense box": (canonicalize(DENSE_BOX), 2000),
 }
 
 
 def test_each_engine_is_chosen_as_the_computation_does():
     assert cost.fill_engine(seed("W000004")) == "kernel"
-    assert cost.fill_engine(seed("W000022")) == "ho-restriction"
-    assert cost.fill_engine(seed("W000023")) == "ho-extension"
+    assert cost.fill_engine(seed("W000022")) == "general"
+    assert cost.fill_engine(seed("W000023")) == "general"
     assert cost.fill_engine(canonicalize(BOX)) == "box"
+    assert cost.fill_engine(canonicalize(HORIZONTAL)) == "transposed"
     plain = canonicalize({"rays": [[1, 0], [0, 3], [1, 1]], "moves": [[0, 1]]})
-    assert cost.fill_engine(plain) == "sweep"
+    assert cost.fill_engine(plain) == "general"
 
 
 @pytest.mark.parametrize("wid", ["W000001", "W000004", "W000012", "W000023"])
@@ -59,12 +68,12 @@ def test_box_estimate_follows_the_stored_box():
 def test_chunks_are_sized_by_time_within_the_column_bound():
     slow, fast = seed("W000023"), seed("W000001")
     assert cost.chunk_columns(fast, 0, 1.0, 65_536) == 65_536
-    width = cost.chunk_columns(slow, 10_000, 1.0, 65_536)
+    width = cost.chunk_columns(slow, 10_000, 0.01, 65_536)
     assert 1 <= width < 65_536
-    assert cost.chunk_seconds(slow, 10_000, 10_000 + width) <= 1.0
-    assert cost.chunk_seconds(slow, 10_000, 10_000 + width + 1) > 1.0
-    # Later columns of a quadratic game are slower: narrower chunks.
-    assert cost.chunk_columns(slow, 20_000, 1.0, 65_536) < width
+    assert cost.chunk_seconds(slow, 10_000, 10_000 + width) <= 0.01
+    assert cost.chunk_seconds(slow, 10_000, 10_000 + width + 1) > 0.01
+    # Every engine is linear in the columns: the same width further out.
+    assert cost.chunk_columns(slow, 10**6, 0.01, 65_536) == width
     assert cost.chunk_columns(slow, 10**6, 1e-9, 65_536) == 1
 
 

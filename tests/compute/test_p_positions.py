@@ -157,7 +157,7 @@ def test_box_mode_resumes_too():
         (WYTHOFF, -1, "n"),
         (WYTHOFF, MAX_N + 1, "n"),
         (WYTHOFF, 2.5, "n"),
-        ({"rays": [[1, 0]]}, MAX_BOX_N + 1, "n"),
+        ({"rays": [[1, 1]]}, MAX_BOX_N + 1, "n"),
         ({"special": ["nope"]}, 5, "special"),
     ],
 )

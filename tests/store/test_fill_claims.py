@@ -161,11 +161,11 @@ def test_a_deadline_stops_after_a_whole_chunk_and_the_next_fill_resumes(maker):
 def test_over_the_budget_nothing_is_claimed_or_computed(maker):
     game = canonicalize(HO_EXTENSION)
     number = entry_for(maker, HO_EXTENSION)
-    estimate = cost.fill_seconds(game, 0, None, 30_000)
+    estimate = cost.fill_seconds(game, 0, None, 10_000_000)
     with pytest.raises(TooMuchWork) as caught:
-        fill(maker, number, 30_000, limits=Limits(budget=2))
+        fill(maker, number, 10_000_000, limits=Limits(budget=2))
     assert str(caught.value) == (
-        f"W{number:06d} up to n=30000 needs about {estimate:.1f} s of computation "
+        f"W{number:06d} up to n=10000000 needs about {estimate:.1f} s of computation "
         "(the estimate); the budget of a request is 2 s (WYTHOFF_INLINE_SECONDS)"
     )
     with maker() as session:

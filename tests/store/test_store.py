@@ -88,7 +88,7 @@ def test_box_mode_records_its_box_and_grows(maker):
     with maker() as session:
         extent = repo.get_extent(session, number)
         assert (extent.x_bound, extent.y_bound) == (90, 90)
-        assert extent.engine == "numpy-sweep-v1"
+        assert extent.engine == "transposed-kernel-v1"
         stored = repo.read_positions(session, number, 0, 90, 90)
         assert extent.count == len(stored)
         assert {r.y_bound for r in repo.chunk_rows(session, number)} == {90}
