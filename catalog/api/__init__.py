@@ -80,10 +80,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def warm_kernels() -> None:
     """Import numba and make the kernels' dispatchers (machine code is
     still compiled, or read from numba's cache, on first call)."""
-    from catalog.compute import altered, jit, kernel
+    from catalog.compute import altered, jit, kernel, special_kernel
 
-    jit.materialize(kernel)
-    jit.materialize(altered)
+    for module in (kernel, altered, special_kernel):
+        jit.materialize(module)
 
 
 def _retrying(view: Callable[..., Any]) -> Callable[..., Any]:

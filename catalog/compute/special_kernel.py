@@ -42,8 +42,8 @@ from collections.abc import Callable
 from math import gcd
 
 import numpy as np
-from numba import njit
 
+from catalog.compute.jit import njit
 from catalog.games.definition import Definition, DefinitionError, lcm
 
 INF = np.iinfo(np.int64).max
