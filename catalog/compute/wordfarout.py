@@ -407,3 +407,93 @@ def _nth_zero(bits: str, n: int) -> int:
 def translations(book: Mapping[str, Translation]) -> dict[str, str]:
     return {w: t.translate for w, t in book.items()}
 
+
+
+#: Where the paper proves the dictionary of Maharaja Nim.
+PAPER_SOURCE = (
+    "Larsson–Wästlund, Maharaja Nim, section 2: the dictionary (27)–(40) "
+    "with Lemma 2.1 and the Completeness Lemma 2.2"
+)
+#: Columns of the table a (k, l)-Maharaja game's dictionary is read from and
+#: checked against (the bound of its "observed" status).
+OBSERVED_N = 100_000
+#: Columns of Maharaja Nim's table the process starts from (the paper's
+#: first word is at column 8; the rest only checks the start).
+PROVED_N = 2_000
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A far-out solver and what its answers rest on."""
+
+    solver: WordFarOut
+    status: str  # "theorem" or "observed"
+    source: str
+    checked_to: int  # columns compared with the table
+
+
+def columns_of(solver: WordFarOut, count: int) -> np.ndarray:
+    """y(x) for x < count from the written-out process alone (no table)."""
+    ys = np.full(count, -1, dtype=np.int64)
+    head = min(solver.s0, count)
+    ys[:head] = solver.head[:head]
+    for s, z, w in zip(solver.start_list, solver.zero_list, solver.words, strict=True):
+        if s >= count:
+            break
+        t = solver.book[w]
+        for i, y in enumerate(t.rows):
+            if y >= 0 and s + i < count:
+                ys[s + i] = s + z + y
+        for o, i in t.columns.items():  # the lower P-positions, by symmetry
+            if s + z + o < count:
+                ys[s + z + o] = s + i
+    # Columns of 1s before the first translate mirror the prefix's rows.
+    missing = np.flatnonzero(ys < 0)
+    ys[missing] = solver.head[missing] if len(missing) else ys[missing]
+    return ys
+
+
+def solve(
+    game_moves: tuple[Vector, ...],
+    positions: np.ndarray,
+    n: int,
+    base_bits: int = BASE_BITS,
+) -> Solved | None:
+    """The far-out solver of a Maharaja-type game, or None when its data
+    do not close a dictionary.
+
+    ``positions = p_positions(game, n)``. Maharaja Nim uses the paper's
+    words (27)–(40) (status theorem); another game uses the words read off
+    its table by the sector rule, when they are prefix-free, each is a
+    perfect-sector word of the game, and the process they drive rebuilds
+    every complete column of the table (status observed, to that bound).
+    """
+    from catalog.compute.dictionary import (
+        MAHARAJA_MOVES,
+        PAPER_DICTIONARIES,
+        read_dictionary,
+    )
+
+    book = read_dictionary(positions, n, game_moves)
+    if book.start is None:
+        return None
+    proved = tuple(sorted(game_moves)) == tuple(sorted(MAHARAJA_MOVES))
+    words = PAPER_DICTIONARIES[MAHARAJA_MOVES][1] if proved else book.words
+    if not proved and (book.problems or not book.words):
+        return None
+    try:
+        solver = WordFarOut(positions, n, book.start, words, game_moves, base_bits)
+    except NotADictionary:
+        return None
+    count = len(solver.head)
+    if not np.array_equal(columns_of(solver, count), solver.head):
+        return None
+    if proved:
+        return Solved(solver, "theorem", PAPER_SOURCE, count)
+    return Solved(
+        solver,
+        "observed",
+        "the dictionary read off the table by the sector rule (Larsson–Wästlund, "
+        "sections 2 and 4), checked against every complete column",
+        count,
+    )
