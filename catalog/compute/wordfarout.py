@@ -171,7 +171,7 @@ class WordFarOut:
         # Deviations b_n − a_n − n reachable: the prefix's and each word's.
         a = np.flatnonzero(self.head >= np.arange(len(self.head)))
         dev = (self.head[a] - a - np.arange(len(a))).tolist()
-        for w, t in self.book.items():
+        for t in self.book.values():
             zeros_before = 0
             for i, y in enumerate(t.rows):
                 if y >= 0:
@@ -193,7 +193,7 @@ class WordFarOut:
             if "".join(found) != segment[:used] or not found:
                 raise NotADictionary(f"no word of the dictionary at column {read}")
             parsed.extend(found)
-            bits += "".join(map(tr.get, found))
+            bits += "".join(tr[w] for w in found)
             read += used
         lengths = np.fromiter(map(len, parsed), dtype=np.int64, count=len(parsed))
         zeros = np.fromiter(
@@ -261,14 +261,14 @@ class WordFarOut:
         out: list[Word] = []
         for s, z, w in window:
             if len(states) > 1:
-                states = {self.ends[w][o] for o in states} - {None}  # type: ignore[misc]
+                states = {e for o in states if (e := self.ends[w][o]) is not None}
                 continue
             [sigma] = states
             begin = s + z - len(sigma)
             zeros = self.zT + (s - self.s0) - sigma.count("0")
             found, end = self.expand[w][sigma]
             out += [(begin + at, zeros + before, u) for at, before, u in found]
-            states = {end}
+            states = {end} if end is not None else set()
         return out
 
     def windows(self, p: int, margin: int = 0) -> tuple[list[Word], list[Word]]:
@@ -347,7 +347,8 @@ class WordFarOut:
         if x < len(self.head):
             return [int(self.head[x])]
         if x < len(self.bits) and x < self.read:
-            lower, upper = [], []
+            lower: list[Word] = []
+            upper: list[Word] = []
         else:
             lower, upper = self.windows(x)
         if self.bit(x, lower) == 1:  # row x holds the upper P-position of a column
@@ -406,7 +407,6 @@ def _nth_zero(bits: str, n: int) -> int:
 
 def translations(book: Mapping[str, Translation]) -> dict[str, str]:
     return {w: t.translate for w, t in book.items()}
-
 
 
 #: Where the paper proves the dictionary of Maharaja Nim.

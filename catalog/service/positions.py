@@ -15,10 +15,9 @@ from catalog.compute.adjoinable import adjoinable as adjoinable_move
 from catalog.compute.altered import is_altered_wythoff, saturation
 from catalog.compute.dictionary import MAHARAJA_MOVES, is_maharaja_type
 from catalog.compute.farout import FarOut
-from catalog.compute.ptable import p_positions
-from catalog.compute.wordfarout import OBSERVED_N, PROVED_N, Solved, solve
-from catalog.compute.ptable import column_mode
+from catalog.compute.ptable import column_mode, p_positions
 from catalog.compute.reference import options
+from catalog.compute.wordfarout import OBSERVED_N, PROVED_N, Solved, solve
 from catalog.games.definition import (
     Definition,
     DefinitionError,

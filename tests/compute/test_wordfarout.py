@@ -17,8 +17,8 @@ from catalog.compute.dictionary import (
 )
 from catalog.compute.ptable import p_positions
 from catalog.compute.wordfarout import (
-    NotADictionary,
     PROVED_N,
+    NotADictionary,
     local_translation,
     solve,
 )
@@ -27,8 +27,8 @@ from catalog.games.definition import canonicalize
 RAYS = [[1, 0], [0, 1], [1, 1]]
 
 
-def game(k: int, l: int):
-    return canonicalize({"rays": RAYS, "moves": [[k, l], [l, k]]})
+def game(k: int, m: int):
+    return canonicalize({"rays": RAYS, "moves": [[k, m], [m, k]]})
 
 
 @pytest.fixture(scope="module")
@@ -103,8 +103,10 @@ def test_far_out_the_papers_facts_hold(maharaja, exponent):
             move = solver.winning_move(x, probe)
             assert move is not None and solver.is_p(*move)
             dx, dy = x - move[0], probe - move[1]
-            assert dx >= 0 and dy >= 0 and (
-                dx == 0 or dy == 0 or dx == dy or (dx, dy) in MAHARAJA_MOVES
+            assert (
+                dx >= 0
+                and dy >= 0
+                and (dx == 0 or dy == 0 or dx == dy or (dx, dy) in MAHARAJA_MOVES)
             )
 
 
@@ -116,19 +118,19 @@ def test_deviations_match_the_table(maharaja, table):
     assert (maharaja.solver.dev_min, maharaja.solver.dev_max) == (-4, 3)
 
 
-@pytest.mark.parametrize(("k", "l"), [(2, 3), (1, 3), (1, 7)])
-def test_observed_dictionaries_against_a_larger_table(k, l):
-    g = game(k, l)
+@pytest.mark.parametrize(("k", "m"), [(2, 3), (1, 3), (1, 7)])
+def test_observed_dictionaries_against_a_larger_table(k, m):
+    g = game(k, m)
     solved = solve(g.moves, p_positions(g, 20_000), 20_000, base_bits=2000)
     assert solved is not None and solved.status == "observed"
     n = 300_000
     ys = column_values(p_positions(g, n), n)
-    rng = random.Random(k * 100 + l)
+    rng = random.Random(k * 100 + m)
     for x in [*range(0, len(ys), 97), *rng.sample(range(len(ys)), 2000)]:
         assert solved.solver.column(x) == [ys[x]], x
 
 
-@pytest.mark.parametrize(("k", "l"), [(3, 5), (4, 6), (2, 4)])
-def test_games_whose_data_close_no_dictionary_keep_the_table(k, l):
-    g = game(k, l)
+@pytest.mark.parametrize(("k", "m"), [(3, 5), (4, 6), (2, 4)])
+def test_games_whose_data_close_no_dictionary_keep_the_table(k, m):
+    g = game(k, m)
     assert solve(g.moves, p_positions(g, 20_000), 20_000) is None
