@@ -23,6 +23,26 @@ def is_wythoff(game: Definition) -> bool:
     )
 
 
+#: Nhan Bao Ho's variants, each of which keeps Wythoff's P-positions (Ho,
+#: J. Combin. Theory Ser. A 2012; quoted by Duchêne, Fraenkel, Nowakowski and
+#: Rigo, "Extensions and restrictions of Wythoff's game preserving Wythoff's
+#: sequence as set of P positions", the slide on Ho's two variants).
+HO_VARIANTS = (("ho-restriction",), ("ho-extension",))
+
+
+def is_ho_variant(game: Definition) -> bool:
+    """Is ``game`` Wythoff's Nim with exactly one of Ho's rules (and nothing
+    else)? Its P-positions are Wythoff's by Ho's theorem, and the move
+    :func:`outcome` gives is legal in it: the extension only adds moves, and
+    that move takes from both piles or from the larger one alone, which the
+    restriction allows."""
+    return (
+        game.rays == WYTHOFF_RAYS
+        and not (game.moves or game.altered)
+        and tuple(game.special) in HO_VARIANTS
+    )
+
+
 def isqrt_array(values: np.ndarray) -> np.ndarray:
     """⌊√v⌋ for int64 values below 2**62, exactly (float guess, then fixed)."""
     root = np.sqrt(values.astype(np.float64)).astype(np.int64)

@@ -4,6 +4,7 @@ positions (exact far out where a theorem allows), Grundy values."""
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -13,8 +14,16 @@ import numpy as np
 from catalog.compute import closed
 from catalog.compute.adjoinable import adjoinable as adjoinable_move
 from catalog.compute.altered import is_altered_wythoff, saturation
+from catalog.compute.dictionary import MAHARAJA_MOVES, is_maharaja_type
 from catalog.compute.farout import FarOut
 from catalog.compute.reference import options
+from catalog.compute.wordfarout import (
+    OBSERVED_N,
+    PROVED_N,
+    Solved,
+    WordFarOut,
+    solve,
+)
 from catalog.games.definition import (
     Definition,
     DefinitionError,
@@ -141,19 +150,69 @@ def _far_out(game: Definition) -> FarOut:
     return FarOut(saturation(game))
 
 
+#: Dictionary solvers of Maharaja-type games (or None: no dictionary closes),
+#: kept per process by the game: about 20 MB each.
+_SOLVED: OrderedDict[Definition, Solved | None] = OrderedDict()
+_SOLVED_KEPT = 8
+
+
+def _word_far_out(store: Store, number: int, game: Definition) -> Solved | None:
+    """The game's dictionary solver, built from its stored table: Maharaja
+    Nim's from its first :data:`PROVED_N` columns (the paper's words), a
+    (k,l)-Maharaja game's from :data:`OBSERVED_N` columns. The table is
+    filled through the store, so the request's work budget holds and the
+    columns stay stored for the next process."""
+    if game in _SOLVED:
+        _SOLVED.move_to_end(game)
+        return _SOLVED[game]
+    n = PROVED_N if game.moves == MAHARAJA_MOVES else OBSERVED_N
+    filler.fill(
+        store.sessions,
+        number,
+        n,
+        chunk_columns=store.settings.chunk_columns,
+        limits=store.limits,
+    )
+    with store.sessions() as session:
+        table = repo.read_positions(session, number, 0, n, n, store.cache)
+    solved = solve(game.moves, table, n)
+    _SOLVED[game] = solved
+    while len(_SOLVED) > _SOLVED_KEPT:
+        _SOLVED.popitem(last=False)
+    return solved
+
+
+def _solver(
+    store: Store, number: int, game: Definition, x: int, y: int
+) -> FarOut | WordFarOut | None:
+    """An exact solver for any size of pile, when the game has one and the
+    position needs it: altered Wythoff games always (it is cheap), Maharaja
+    Nim always (a 2000-column start), another (k,l)-Maharaja game only past
+    the table its dictionary is read from (below it the table answers)."""
+    if is_altered_wythoff(game):
+        return _far_out(game)
+    if not is_maharaja_type(game):
+        return None
+    if game.moves != MAHARAJA_MOVES and max(x, y) < OBSERVED_N:
+        return None
+    solved = _word_far_out(store, number, game)
+    return solved.solver if solved is not None else None
+
+
 def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
     number, game = entry_game(store, wid)
-    if closed.is_wythoff(game) or is_altered_wythoff(game):
+    check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
+    check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
+    wythoff = closed.is_wythoff(game) or closed.is_ho_variant(game)
+    solver = None if wythoff else _solver(store, number, game, x, y)
+    if wythoff or solver is not None:
         # Exact for any size of pile, in O(log) steps: no table needed.
-        check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
-        check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
-        if closed.is_wythoff(game):
+        if solver is None:
             label, to = closed.outcome(x, y)
         else:
-            solved = _far_out(game)
-            label = "P" if solved.is_p(x, y) else "N"
-            to = None if label == "P" else solved.winning_move(x, y)
+            label = "P" if solver.is_p(x, y) else "N"
+            to = None if label == "P" else solver.winning_move(x, y)
         return {
             "id": format_id(number),
             "position": [x, y],

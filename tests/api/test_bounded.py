@@ -49,7 +49,6 @@ def over_budget(wid, n, budget):
         "/api/v1/entries/W000023/p-positions?n=10000000",
         "/api/v1/entries/W000023/p-positions?n=10000000&format=bfile",
         "/api/v1/entries/W000023/export?n=10000000",
-        "/api/v1/entries/W000023/positions/9999999/17",
     ],
 )
 def test_ho_extension_at_the_store_limit_is_refused_naming_budget_and_estimate(

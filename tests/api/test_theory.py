@@ -1,11 +1,16 @@
 """The theory layer over HTTP: the adjoinable route, the invariants of
 ``/entries/{id}`` and far-out positions of altered games."""
 
+import importlib
+from collections import OrderedDict
+
 import pytest
 
 from catalog import p_positions, service
+from catalog.compute import closed
 from catalog.compute.altered import saturation
 from catalog.compute.farout import FarOut
+from catalog.compute.reference import options
 from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
 from tests.papers import HST, MAHARAJA_WORDS, legal
@@ -144,6 +149,63 @@ def test_positions_near_the_corner_match_p_positions(client, wid):
         for y in range(24):
             body = client.get(f"/api/v1/entries/{wid}/positions/{x}/{y}").get_json()
             assert body["outcome"] == ("P" if (x, y) in found else "N"), (x, y)
+
+
+@pytest.mark.parametrize("wid", ["W000022", "W000023"])
+def test_ho_variants_answer_far_out_by_ho_theorem_without_a_table(client, wid):
+    computed = client.get(f"/api/v1/entries/{wid}").get_json()["computed"]
+    game = canonicalize(seed_definition(wid))
+    x = 10**200 + 3
+    for y in (0, x - 1, x, 2 * x, 10**250):
+        body = client.get(f"/api/v1/entries/{wid}/positions/{x}/{y}").get_json()
+        label, move = closed.outcome(x, y)  # Wythoff's Nim's answer
+        assert body["outcome"] == label
+        if label == "N":
+            (a, b) = body["move_to"]
+            assert legal((x, y), (a, b)) and closed.outcome(a, b)[0] == "P"
+            # The move is one the game allows: under the restriction never the
+            # smaller pile alone.
+            assert not (b == y and x < y) and not (a == x and y < x)
+    # Nothing was computed for it: the theorem answered.
+    assert client.get(f"/api/v1/entries/{wid}").get_json()["computed"] == computed
+    # The theorem agrees with the game's literal rule where a table exists.
+    table = {tuple(p) for p in p_positions(game, 90).tolist()}
+    for x in range(90):
+        for y in range(90):
+            body = client.get(f"/api/v1/entries/{wid}/positions/{x}/{y}").get_json()
+            assert body["outcome"] == ("P" if (x, y) in table else "N"), (x, y)
+            if body["move_to"] is not None:
+                assert tuple(body["move_to"]) in set(options(game, x, y))
+                assert tuple(body["move_to"]) in table
+
+
+def test_a_kl_maharaja_game_far_out_reads_its_dictionary_off_the_stored_table(
+    fresh_app, monkeypatch
+):
+    # (2,3)-Maharaja Nim: the dictionary closes (observed); the table it is
+    # read from is filled through the store, within the request's budget.
+    module = importlib.import_module("catalog.service.positions")
+    monkeypatch.setattr(module, "_SOLVED", OrderedDict())  # as a new process
+    client = fresh_app.test_client()
+    x = 10**40 + 1
+    rows = [
+        y
+        for y in range(x - 8, x + 8)
+        if client.get(f"/api/v1/entries/W000005/positions/{x}/{y}").get_json()[
+            "outcome"
+        ]
+        == "P"
+    ]
+    assert len(rows) <= 1  # at most one P-position a column near the diagonal
+    body = client.get(f"/api/v1/entries/W000005/positions/{x}/0").get_json()
+    assert body["outcome"] == "N"
+    a, b = body["move_to"]
+    assert (
+        client.get(f"/api/v1/entries/W000005/positions/{a}/{b}").get_json()["outcome"]
+        == "P"
+    )
+    computed = client.get("/api/v1/entries/W000005").get_json()["computed"]
+    assert computed["x_bound"] >= 100_000  # stored for the next process
 
 
 def test_openapi_documents_the_adjoinable_route(client):
