@@ -356,7 +356,7 @@ class Job(Base):
     At most one job per entry is ``running``: that row is the claim that
     makes concurrent requests compute a missing chunk once. Jobs of kind
     ``fill`` are the queue (:mod:`catalog.store.jobs`): at most one per entry
-    is ``queued``, and workers turn it into the running claim.
+    and bound is ``queued``, and workers turn it into the running claim.
     """
 
     __tablename__ = "jobs"
@@ -372,6 +372,7 @@ class Job(Base):
         Index(
             "uq_jobs_queued_entry",
             "entry_id",
+            "target",
             unique=True,
             sqlite_where=text("state = 'queued'"),
             postgresql_where=text("state = 'queued'"),

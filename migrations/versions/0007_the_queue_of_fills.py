@@ -1,8 +1,8 @@
 """the queue of fills: attempts, priority, backoff, definition key, progress
 
 Jobs of kind ``fill`` are the queue that ``wythoff worker`` drains
-(catalog.store.jobs). At most one per entry is queued, so that duplicate
-requests collapse into one job.
+(catalog.store.jobs). At most one per entry and bound is queued, so that
+duplicate requests collapse into one job.
 
 Revision ID: 0007
 Revises: 0006
@@ -26,7 +26,8 @@ def upgrade() -> None:
     op.execute(
         "UPDATE jobs SET state = 'failed', error = 'superseded (0007)' "
         "WHERE state = 'queued' AND id NOT IN "
-        "(SELECT min(id) FROM jobs WHERE state = 'queued' GROUP BY entry_id)"
+        "(SELECT min(id) FROM jobs WHERE state = 'queued' "
+        "GROUP BY entry_id, target)"
     )
     with op.batch_alter_table("jobs", schema=None) as batch_op:
         batch_op.add_column(
@@ -73,7 +74,7 @@ def upgrade() -> None:
         )
         batch_op.create_index(
             "uq_jobs_queued_entry",
-            ["entry_id"],
+            ["entry_id", "target"],
             unique=True,
             sqlite_where=sa.text("state = 'queued'"),
             postgresql_where=sa.text("state = 'queued'"),
