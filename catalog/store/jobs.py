@@ -23,7 +23,7 @@ import socket
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, false, or_, select, true, update
+from sqlalchemy import exists, false, or_, select, text, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
@@ -96,7 +96,7 @@ def enqueue(session: Session, entry_id: int, n: int, priority: int = 0) -> Job:
             )
             .on_conflict_do_nothing(
                 index_elements=[Job.entry_id, Job.target],
-                index_where=Job.state == "queued",
+                index_where=text("state = 'queued'"),
             )
             .returning(Job.id)
         )
