@@ -15,7 +15,6 @@ from catalog.games.definition import check_n
 from catalog.service.entries import entry_invariants
 from catalog.service.store import Store, compute_limit, entry_game
 from catalog.store import jobs as queue
-from catalog.store.models import Job
 from catalog.store.fill import (
     LEASE_SECONDS,
     ClaimLost,
@@ -25,6 +24,7 @@ from catalog.store.fill import (
     worker_name,
     writing,
 )
+from catalog.store.models import Job
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +89,8 @@ def work(
     """Drain the queue in this process, one job at a time, until ``stopping()``
     (checked between chunks), ``max_idle`` seconds without a job, or, with
     ``once``, after one job. Returns what it did, by outcome."""
-    summary = {"worker": worker_name(), "done": 0, "failed": 0, "retried": 0}
-    summary.update(dropped=0, released=0, lost=0)
+    outcomes = ("done", "failed", "retried", "dropped", "released", "lost")
+    counts = dict.fromkeys(outcomes, 0)
     idle_since = time.monotonic()
     pause = poll
     while not stopping():
@@ -109,12 +109,11 @@ def work(
                 break
             _sleep(poll, stopping)
             continue
-        outcome = run(store, claimed, stopping, lease, backoff)
-        summary[outcome] += 1
+        counts[run(store, claimed, stopping, lease, backoff)] += 1
         idle_since = time.monotonic()
         if once:
             break
-    return summary
+    return {"worker": worker_name(), **counts}
 
 
 def run(

@@ -156,9 +156,14 @@ def document(session: Session, job: Job) -> dict[str, Any]:
         "priority": job.priority,
         "rate": round(rate, 1) if rate is not None else None,
         "eta": eta,
-        "created": _aware(job.created_at).isoformat(),  # type: ignore[union-attr]
-        "finished": _aware(job.finished_at).isoformat() if job.finished_at else None,
+        "created": _iso(job.created_at),
+        "finished": _iso(job.finished_at),
     }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    aware = _aware(moment)
+    return aware.isoformat() if aware is not None else None
 
 
 def _dead_here(session: Session, stale: datetime) -> list[str]:

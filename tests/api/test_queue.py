@@ -56,9 +56,10 @@ def test_a_big_request_is_queued_then_answered_by_a_worker(queue_app):
     assert done.get_json()["state"] == "done" and "Retry-After" not in done.headers
     answer = client.get(ROUTE)
     assert answer.status_code == 200
-    assert answer.get_json()["positions"] == p_positions(game.to_json(), 200000)[
-        :100000
-    ].tolist()
+    assert (
+        answer.get_json()["positions"]
+        == p_positions(game.to_json(), 200000)[:100000].tolist()
+    )
 
 
 def test_without_a_queue_the_request_is_refused_as_before(fresh_url):
