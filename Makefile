@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-pages bench-search bench-theory serve
+.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-pages bench-search bench-theory bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -39,6 +39,9 @@ bench-families:  ## seed every family, then filtered lists and tables on SQLite 
 
 bench-search:  ## search over 10,000 entries on SQLite and PostgreSQL (benchmarks/search.py)
 	$(PY) benchmarks/search.py
+
+bench-workers:  ## the queue: 200 fills at n=10^5 with 1, 2, 8 workers on PostgreSQL (benchmarks/workers.py)
+	$(PY) benchmarks/workers.py
 
 serve:  ## run the API for one user on 127.0.0.1:8000
 	.venv/bin/wythoff serve

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from catalog.cli import families as families_commands
+from catalog.cli import jobs as jobs_commands
 from catalog.cli.params import Integer, user_error
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, Settings
 from catalog.errors import CatalogError
@@ -99,9 +100,9 @@ def emit(result: Any, as_json: bool) -> None:
 
 def render(doc: dict[str, Any]) -> str:
     """A readable form of a result document."""
-    from catalog.cli import families
+    from catalog.cli import families, jobs
 
-    text = families.render(doc)
+    text = families.render(doc) or jobs.render(doc)
     if text is not None:
         return text
     if "entries" in doc and "ok" in doc:
@@ -330,12 +331,14 @@ def cli(ctx: click.Context, as_json: bool, db: str | None) -> None:
     help="Also seed these families' members ('--family' alone or 'all': every "
     "family; see 'wythoff families').",
 )
+@click.option("--queue", is_flag=True, help="Queue the fills for 'wythoff worker'.")
 @common
 def seed(
-    store: service.Store, path: Path | None, n: int, family: str | None
+    store: service.Store, path: Path | None, n: int, family: str | None, queue: bool
 ) -> dict[str, Any]:
     """Load the seeded entries (idempotent) and, with --family, the members of
-    families; compute their first terms and their invariants."""
+    families; compute their first terms and their invariants (with --queue:
+    queue them for the workers)."""
     from catalog import service
 
     if family is not None and path is not None:
@@ -349,6 +352,8 @@ def seed(
         ids = list(
             dict.fromkeys(report["added"] + report["updated"] + report["unchanged"])
         )
+        if queue:
+            return {**report, "jobs": jobs_commands.queue_seeded(store, ids, n)}
         hidden = not sys.stderr.isatty()
         with click.progressbar(
             ids, label="computing", file=sys.stderr, hidden=hidden
@@ -597,6 +602,7 @@ def serve(obj: LazyStore, host: str, port: int, db: str | None) -> None:
 
 
 families_commands.register(cli)
+jobs_commands.register(cli)
 
 
 @cli.group()

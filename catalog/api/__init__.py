@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from catalog.api import errors, families, pages, v1
+from catalog.api import errors, families, jobs, pages, v1
 from catalog.api.cache import ResponseCache
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
@@ -38,6 +38,9 @@ DEFAULTS: dict[str, Any] = {
     # Bytes of rendered result pages kept per worker (0: none).
     "RESPONSE_CACHE_BYTES": 64 * 2**20,
     "ENTRY_MAX_AGE": 60,
+    # With workers draining the queue (wythoff worker): a request over its
+    # budget queues the fill and answers 202 instead of 422.
+    "QUEUE": False,
 }
 
 
@@ -69,6 +72,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
     app.register_blueprint(families.bp)
+    jobs.register(app)
     for name, view in list(app.view_functions.items()):
         app.view_functions[name] = _retrying(view)
     errors.register(app)
@@ -108,7 +112,9 @@ def _cors(response: Response) -> Response:
     """Any origin may read: the API is public and read-only."""
     if request.method in {"GET", "HEAD", "OPTIONS"}:
         response.headers["Access-Control-Allow-Origin"] = "*"
-        response.headers["Access-Control-Expose-Headers"] = "ETag, Link"
+        response.headers["Access-Control-Expose-Headers"] = (
+            "ETag, Link, Location, Retry-After"
+        )
         if request.method == "OPTIONS":
             response.headers["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
             response.headers["Access-Control-Allow-Headers"] = "If-None-Match"

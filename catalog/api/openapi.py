@@ -202,6 +202,8 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
     budget = float(config["INLINE_SECONDS"])
     page_limit = _limit(int(config["MAX_PAGE_SIZE"]), "items per page")
     from catalog.api.families import paths as families_paths
+    from catalog.api.jobs import JOB, accepted
+    from catalog.api.jobs import paths as jobs_paths
 
     entries_page = {
         "type": "object",
@@ -446,6 +448,7 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
             }
         },
         **families_paths(_param, _json, _errors),
+        **jobs_paths(_param, _json, _errors),
         "/api/v1/openapi.json": {
             "get": {
                 "summary": "This document",
@@ -453,6 +456,10 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
             }
         },
     }
+    if config.get("QUEUE"):  # what may answer 422 answers 202 instead
+        for route in paths.values():
+            if "422" in route["get"]["responses"]:
+                route["get"]["responses"]["202"] = accepted(_json)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -462,5 +469,5 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
             'P-positions. Errors are {"error": "..."} with a 4xx status.',
         },
         "paths": paths,
-        "components": {"schemas": SCHEMAS},
+        "components": {"schemas": {**SCHEMAS, "Job": JOB}},
     }

@@ -49,6 +49,24 @@ class ConcurrentUpdate(Busy):
     """Another writer extended the same entry while this one computed."""
 
 
+class ClaimLost(Busy):
+    """The job this process computed for is no longer its own: taken over by
+    another worker (this one looked dead) or cancelled."""
+
+
+class Stopped(Busy):
+    """The fill was asked to stop (SIGTERM) and did, after a whole chunk."""
+
+
+class OverBudget(TooMuchWork):
+    """A fill over the caller's budget: the entry and bound it wanted, so that
+    a caller with a queue can queue it instead (:mod:`catalog.store.jobs`)."""
+
+    def __init__(self, message: str, entry_id: int, n: int, seconds: float) -> None:
+        super().__init__(message)
+        self.entry_id, self.n, self.seconds = entry_id, n, seconds
+
+
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -167,10 +185,13 @@ def fill(
                 return
             seconds = _estimate(game, extent, n)
             if limits.budget is not None and seconds > limits.budget:
-                raise TooMuchWork(
+                raise OverBudget(
                     f"{format_id(entry_id)} up to n={n} needs about {seconds:.1f} s "
                     f"of computation (the estimate); the budget of a request is "
-                    f"{limits.budget:g} s (WYTHOFF_INLINE_SECONDS)"
+                    f"{limits.budget:g} s (WYTHOFF_INLINE_SECONDS)",
+                    entry_id,
+                    n,
+                    seconds,
                 )
             holder = _running(session, entry_id)
             live = holder is not None and not _abandoned(holder, lease)
@@ -189,20 +210,54 @@ def fill(
             limits.on_wait(message + "; waiting for it")
             told = True
         time.sleep(poll)
-    runner = _Runner(maker, job_id, lease, limits.deadline)
     try:
-        if column_mode(game):
-            _fill_columns(
-                maker, entry_id, game, n, chunk_columns, chunk_seconds, progress, runner
-            )
-        else:
-            _fill_box(maker, entry_id, game, n, chunk_columns, runner.wrap(progress))
+        compute_claimed(
+            maker,
+            job_id,
+            entry_id,
+            n,
+            chunk_columns=chunk_columns,
+            chunk_seconds=chunk_seconds,
+            progress=progress,
+            lease=lease,
+            deadline=limits.deadline,
+        )
     except BaseException as exc:
         with writing(maker) as session:
             _finish(session, job_id, "failed", _failure(session, entry_id, exc))
         raise
     with writing(maker) as session:
         _finish(session, job_id, "done", None)
+
+
+def compute_claimed(
+    maker: sessionmaker[Session],
+    job_id: int,
+    entry_id: int,
+    n: int,
+    *,
+    chunk_columns: int = 65_536,
+    chunk_seconds: float = CHUNK_SECONDS,
+    progress: Progress | None = None,
+    lease: float = LEASE_SECONDS,
+    deadline: float | None = None,
+    halt: Callable[[], bool] | None = None,
+) -> None:
+    """The work of the running job ``job_id``, which this process holds:
+    columns in chunks of about ``chunk_seconds``, each committed with a
+    heartbeat that checks the claim is still this process's
+    (:class:`ClaimLost` otherwise), or a box in one piece. ``halt`` is asked
+    after each chunk: when true, :class:`Stopped` (the chunks stay). The
+    caller records how the job ended."""
+    with maker() as session:
+        game = canonicalize(repo.get_entry(session, entry_id).definition)
+    runner = _Runner(maker, job_id, lease, deadline, halt)
+    if column_mode(game):
+        _fill_columns(
+            maker, entry_id, game, n, chunk_columns, chunk_seconds, progress, runner
+        )
+    else:
+        _fill_box(maker, entry_id, game, n, chunk_columns, runner.wrap(progress))
 
 
 def _failure(session: Session, entry_id: int, exc: BaseException) -> str:
@@ -301,7 +356,7 @@ def _dialect_insert(session: Session) -> Any:
 def _finish(session: Session, job_id: int, state: str, error: str | None) -> None:
     session.execute(
         update(Job)
-        .where(Job.id == job_id)
+        .where(Job.id == job_id, Job.claimed_by == worker_name())
         .values(state=state, error=error, finished_at=utcnow())
     )
 
@@ -315,24 +370,45 @@ class _Runner:
         job_id: int,
         lease: float,
         deadline: float | None,
+        halt: Callable[[], bool] | None = None,
     ) -> None:
         self.maker, self.job_id = maker, job_id
         self.every = lease / 6
         self.started = self.last = time.monotonic()
         self.deadline = deadline
+        self.halt = halt
 
     def beat(self, session: Session) -> None:
-        session.execute(
-            update(Job).where(Job.id == self.job_id).values(heartbeat_at=utcnow())
+        """The heartbeat, in the transaction of the chunk it vouches for: if
+        the claim is no longer this process's, nothing of the chunk is
+        written."""
+        beaten: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+            update(Job)
+            .where(
+                Job.id == self.job_id,
+                Job.state == "running",
+                Job.claimed_by == worker_name(),
+            )
+            .values(heartbeat_at=utcnow())
+            .execution_options(synchronize_session=False)
         )
+        if beaten.rowcount != 1:
+            raise ClaimLost(f"job {self.job_id} was taken over or cancelled")
         self.last = time.monotonic()
 
     def overdue(self) -> bool:
+        if self.halt is not None and self.halt():
+            return True
+        return self.late()
+
+    def late(self) -> bool:
         if self.deadline is None:
             return False
         return time.monotonic() - self.started > self.deadline
 
     def stop(self, done: int, n: int) -> Busy:
+        if self.halt is not None and self.halt():
+            return Stopped(f"stopped after the columns below {done} of n={n}")
         spent = time.monotonic() - self.started
         return Busy(
             f"computed columns below {done} of n={n} in {spent:.0f} s, more than "
@@ -352,8 +428,9 @@ class _Runner:
             if now - self.last > self.every:
                 with writing(self.maker) as session:
                     self.beat(session)
-            if self.overdue():
-                # A box is written in one piece: a retry would start over.
+            if self.deadline is not None and self.late():
+                # A box is written in one piece: a retry would start over
+                # (and a halt waits for the piece: it is the chunk).
                 raise TooMuchWork(
                     f"the computation ran over {self.deadline:g} s, more than "
                     "one request may take (a game without a vertical ray is "

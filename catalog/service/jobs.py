@@ -1,0 +1,170 @@
+"""The queue of fills as the command line and the API use it: enqueue, look,
+cancel, and the worker loop (:mod:`catalog.store.jobs` holds the rows)."""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from catalog.errors import CatalogError, DatabaseUnavailable
+from catalog.games.definition import check_n
+from catalog.service.entries import entry_invariants
+from catalog.service.store import Store, compute_limit, entry_game
+from catalog.store import jobs as queue
+from catalog.store.fill import (
+    LEASE_SECONDS,
+    ClaimLost,
+    OverBudget,
+    Stopped,
+    compute_claimed,
+    worker_name,
+    writing,
+)
+from catalog.store.models import Job
+
+log = logging.getLogger(__name__)
+
+#: Seconds an idle worker waits before it looks at the queue again.
+POLL_SECONDS = 0.5
+
+
+def enqueue(
+    store: Store, wids: Iterable[str], n: int, priority: int = 0
+) -> dict[str, Any]:
+    """Queue fills of the entries up to ``n``: ``{"jobs": [job, …]}``, an
+    existing job where one already covers the entry and bound."""
+    numbers = []
+    for wid in wids:
+        number, game = entry_game(store, wid)
+        check_n(n, maximum=compute_limit(game, store.settings))
+        numbers.append(number)
+    found = []
+    with writing(store.sessions) as session:
+        for number in numbers:
+            job = queue.enqueue(session, number, n, priority)
+            found.append(queue.document(session, job))
+    return {"jobs": found}
+
+
+def enqueue_over_budget(store: Store, exc: OverBudget) -> tuple[dict[str, Any], int]:
+    """The job for a request that was over its budget, and the seconds after
+    which to ask again (``Retry-After``: the estimate, within 1 s to 10 min)."""
+    with writing(store.sessions) as session:
+        job = queue.enqueue(session, exc.entry_id, exc.n, queue.REQUEST_PRIORITY)
+        doc = queue.document(session, job)
+    return doc, max(1, min(600, math.ceil(exc.seconds)))
+
+
+def job(store: Store, job_id: int) -> dict[str, Any]:
+    with store.sessions() as session:
+        return queue.document(session, queue.get_job(session, job_id))
+
+
+def jobs(store: Store, state: str | None = None, limit: int = 1000) -> dict[str, Any]:
+    with store.sessions() as session:
+        rows = queue.list_jobs(session, state, limit)
+        return {"jobs": [queue.document(session, row) for row in rows]}
+
+
+def cancel(store: Store, job_id: int) -> dict[str, Any]:
+    with writing(store.sessions) as session:
+        found = queue.cancel(session, job_id)
+        return queue.document(session, found)
+
+
+def work(
+    store: Store,
+    *,
+    once: bool = False,
+    max_idle: float | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+    poll: float = POLL_SECONDS,
+    lease: float = LEASE_SECONDS,
+    backoff: float = queue.BACKOFF_SECONDS,
+) -> dict[str, Any]:
+    """Drain the queue in this process, one job at a time, until ``stopping()``
+    (checked between chunks), ``max_idle`` seconds without a job, or, with
+    ``once``, after one job. Returns what it did, by outcome."""
+    outcomes = ("done", "failed", "retried", "dropped", "released", "lost")
+    counts = dict.fromkeys(outcomes, 0)
+    idle_since = time.monotonic()
+    pause = poll
+    while not stopping():
+        try:
+            claimed = queue.claim_next(store.sessions, lease)
+        except DatabaseUnavailable as exc:
+            log.warning("queue not reachable, retrying in %.0f s: %s", pause, exc)
+            _sleep(pause, stopping)
+            pause = min(10.0, pause * 2)
+            continue
+        pause = poll
+        if claimed is None:
+            if once or (
+                max_idle is not None and time.monotonic() - idle_since >= max_idle
+            ):
+                break
+            _sleep(poll, stopping)
+            continue
+        counts[run(store, claimed, stopping, lease, backoff)] += 1
+        idle_since = time.monotonic()
+        if once:
+            break
+    return {"worker": worker_name(), **counts}
+
+
+def run(
+    store: Store,
+    claimed: Job,
+    stopping: Callable[[], bool],
+    lease: float = LEASE_SECONDS,
+    backoff: float = queue.BACKOFF_SECONDS,
+) -> str:
+    """Compute one claimed job and record how it ended: ``done``, ``retried``
+    or ``failed`` (the computation raised), ``dropped`` (the definition
+    changed since it was queued), ``released`` (stopping: back to the
+    queue), ``lost`` (taken over or cancelled meanwhile)."""
+    maker = store.sessions
+    try:
+        with maker() as session:
+            key = queue.entry_key(session, claimed.entry_id)
+        if key != claimed.entry_key:
+            queue.drop(maker, claimed.id, "the entry's definition changed")
+            return "dropped"
+        compute_claimed(
+            maker,
+            claimed.id,
+            claimed.entry_id,
+            claimed.target,
+            chunk_columns=store.settings.chunk_columns,
+            lease=lease,
+            halt=stopping,
+        )
+        entry_invariants(store, claimed.entry_id)
+        queue.finish(maker, claimed.id, None)
+        return "done"
+    except Stopped:
+        queue.release(maker, claimed.id)
+        return "released"
+    except ClaimLost:
+        return "lost"
+    except DatabaseUnavailable as exc:
+        # The claim stays this process's: the next claim_next resumes it
+        # once the database answers again (or another worker, after the
+        # lease, if this one stops).
+        log.warning("job %d: database lost (%s); resuming", claimed.id, exc)
+        return "lost"
+    except Exception as exc:  # noqa: BLE001  (any failure of the computation)
+        if not isinstance(exc, CatalogError):
+            log.exception("job %d failed", claimed.id)
+        error = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+        state = queue.retry_later(maker, claimed.id, error, backoff)
+        return {"queued": "retried", "failed": "failed"}.get(state, "lost")
+
+
+def _sleep(seconds: float, stopping: Callable[[], bool]) -> None:
+    end = time.monotonic() + seconds
+    while not stopping() and time.monotonic() < end:
+        time.sleep(min(0.1, seconds))

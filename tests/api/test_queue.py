@@ -1,0 +1,90 @@
+"""The API with a queue (WYTHOFF_QUEUE=1): 202 then 200, with a worker."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from catalog import p_positions
+from catalog.compute import cost
+from catalog.games.definition import canonicalize
+from catalog.store.seed import read_seed, seed_dir
+from tests.api.conftest import make_app
+
+DEADLINE = 300  # seconds, for a loaded machine; not a speed goal
+ROUTE = "/api/v1/entries/W000004/p-positions?n=200000&limit=100000"
+
+
+@pytest.fixture
+def queue_app(fresh_url):
+    app = make_app(fresh_url, INLINE_SECONDS=0.5, QUEUE=True)
+    yield app
+    app.extensions["catalog"].dispose()
+
+
+def test_a_big_request_is_queued_then_answered_by_a_worker(queue_app):
+    client = queue_app.test_client()
+    first = client.get(ROUTE)
+    assert first.status_code == 202
+    job = first.get_json()
+    assert (job["entry"], job["n"], job["state"]) == ("W000004", 200000, "queued")
+    game = canonicalize(read_seed(seed_dir() / "W000004.json")["definition"])
+    expected_wait = cost.fill_seconds(game, 0, None, 200000)
+    assert int(first.headers["Retry-After"]) == max(1, int(-(-expected_wait // 1)))
+    assert first.headers["Location"] == f"/api/v1/jobs/{job['id']}"
+    assert "max-age" not in first.headers.get("Cache-Control", "")
+    again = client.get(ROUTE)
+    assert again.status_code == 202 and again.get_json()["id"] == job["id"]
+    polled = client.get(first.headers["Location"])
+    assert polled.status_code == 200 and polled.get_json()["state"] == "queued"
+    assert int(polled.headers["Retry-After"]) >= 1
+
+    url = queue_app.extensions["catalog"].settings.database_url
+    worker = subprocess.run(
+        [sys.executable, "-m", "catalog.cli", "worker", "--json", "--max-idle", "1"],
+        env={**os.environ, "WYTHOFF_DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+    )
+    assert worker.returncode == 0, worker.stderr
+    assert json.loads(worker.stdout)["done"] == 1
+
+    done = client.get(first.headers["Location"])
+    assert done.get_json()["state"] == "done" and "Retry-After" not in done.headers
+    answer = client.get(ROUTE)
+    assert answer.status_code == 200
+    assert (
+        answer.get_json()["positions"]
+        == p_positions(game.to_json(), 200000)[:100000].tolist()
+    )
+
+
+def test_without_a_queue_the_request_is_refused_as_before(fresh_url):
+    app = make_app(fresh_url, INLINE_SECONDS=0.5)
+    try:
+        response = app.test_client().get(ROUTE)
+        assert response.status_code == 422
+        assert "WYTHOFF_INLINE_SECONDS" in response.get_json()["error"]
+        assert app.test_client().get("/api/v1/jobs/1").status_code == 404
+    finally:
+        app.extensions["catalog"].dispose()
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [("/api/v1/jobs/0", 400), ("/api/v1/jobs/x", 400), ("/api/v1/jobs/999", 404)],
+)
+def test_the_job_route_refuses_what_is_no_job(queue_app, path, status):
+    response = queue_app.test_client().get(path)
+    assert response.status_code == status
+    assert set(response.get_json()) == {"error"}
+
+
+def test_the_openapi_document_states_the_202(queue_app):
+    doc = queue_app.test_client().get("/api/v1/openapi.json").get_json()
+    route = doc["paths"]["/api/v1/entries/{wid}/p-positions"]["get"]
+    assert set(route["responses"]["202"]["headers"]) == {"Retry-After", "Location"}
+    assert "/api/v1/jobs/{job_id}" in doc["paths"]

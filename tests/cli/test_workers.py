@@ -1,0 +1,205 @@
+"""``wythoff worker`` as real processes: kill -9 and takeover, SIGTERM, many
+workers on PostgreSQL, connections terminated under them. Every wait is on a
+condition with a generous deadline, never a fixed sleep."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from sqlalchemy import select, text
+
+from catalog import p_positions, service
+from catalog.config import Settings
+from catalog.service import jobs
+from catalog.store import repository as repo
+from catalog.store.models import Job, PositionChunk
+from tests.conftest import new_database_url
+
+DEADLINE = 300  # seconds: for a loaded shared machine, not a speed goal
+N = 1_000_000
+CHUNK = {"WYTHOFF_CHUNK_COLUMNS": "20000"}
+
+
+@pytest.fixture
+def store(fresh_url):
+    store = service.Store(Settings.load(fresh_url))
+    service.seed(store)
+    yield store
+    store.dispose()
+
+
+def wythoff(store, *args, env=None):
+    return [sys.executable, "-m", "catalog.cli", *args], {
+        **os.environ,
+        "WYTHOFF_DATABASE_URL": store.settings.database_url,
+        **(env or {}),
+    }
+
+
+def start_worker(store, *args, env=None):
+    command, environ = wythoff(store, "worker", "--json", *args, env=env)
+    return subprocess.Popen(
+        command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def wait_for(condition, what, deadline=DEADLINE):
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"not within {deadline} s: {what}")
+
+
+def job_row(store, job_id):
+    with store.sessions() as session:
+        row = session.get(Job, job_id)
+        session.expunge(row)
+        return row
+
+
+def columns(store, number):
+    with store.sessions() as session:
+        extent = repo.get_extent(session, number)
+        return extent.x_bound if extent else 0
+
+
+def chunks(store, number):
+    with store.sessions() as session:
+        return session.execute(
+            select(PositionChunk.x0, PositionChunk.x1)
+            .where(PositionChunk.entry_id == number)
+            .order_by(PositionChunk.x0)
+        ).all()
+
+
+def check_whole(store, wid, n):
+    """Stored positions equal p_positions up to the stored extent, which is
+    a chunk boundary; chunks tile [0, extent) with no gap or overlap."""
+    number = int(wid[1:])
+    bound = columns(store, number)
+    tiles = chunks(store, number)
+    assert tiles[0][0] == 0 and tiles[-1][1] == bound
+    assert all(a[1] == b[0] for a, b in zip(tiles, tiles[1:], strict=False))
+    definition = service.show(store, wid)["definition"]
+    with store.sessions() as session:
+        found = repo.read_positions(session, number, 0, bound, n)
+    expected = p_positions(definition, n)
+    assert np.array_equal(found, expected[expected[:, 0] < bound])
+    return bound
+
+
+def verify_ok(store, *wids):
+    command, environ = wythoff(store, "verify", "--json", *wids)
+    done = subprocess.run(command, env=environ, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["ok"]
+
+
+def test_kill_9_mid_job_another_worker_finishes_it(store):
+    job = jobs.enqueue(store, ["W000004"], N)["jobs"][0]
+    first = start_worker(store, env=CHUNK)
+    wait_for(lambda: columns(store, 4) >= 60_000, "a few chunks committed")
+    first.send_signal(signal.SIGKILL)
+    first.communicate()
+    assert job_row(store, job["id"]).state == "running"  # a dead claim
+    assert check_whole(store, "W000004", N) < N
+    second = start_worker(store, "--max-idle", "1", env=CHUNK)
+    out, err = second.communicate(timeout=DEADLINE)
+    assert second.returncode == 0, err
+    assert json.loads(out)["done"] == 1
+    row = job_row(store, job["id"])
+    assert (row.state, row.attempts, row.error) == ("done", 2, None)
+    assert check_whole(store, "W000004", N) == N
+    verify_ok(store, "W000004")
+
+
+def test_sigterm_finishes_the_chunk_and_exits(store):
+    job = jobs.enqueue(store, ["W000005"], N)["jobs"][0]
+    worker = start_worker(store, env=CHUNK)
+    wait_for(lambda: columns(store, 5) >= 40_000, "a chunk committed")
+    worker.send_signal(signal.SIGTERM)
+    out, err = worker.communicate(timeout=DEADLINE)
+    assert worker.returncode == 0, err
+    assert json.loads(out)["released"] == 1
+    row = job_row(store, job["id"])
+    assert (row.state, row.attempts, row.claimed_by) == ("queued", 0, None)
+    kept = check_whole(store, "W000005", N)
+    assert 0 < kept < N
+    again = start_worker(store, "--once")
+    again.communicate(timeout=DEADLINE)
+    assert job_row(store, job["id"]).state == "done"
+    assert check_whole(store, "W000005", N) == N
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("processes", [2, 8])
+def test_many_workers_on_postgresql_do_each_job_once(request, tmp_path, processes):
+    url = new_database_url("postgresql", request, tmp_path)
+    store = service.Store(Settings.load(url))
+    try:
+        service.seed(store)
+        wids = [f"W{i:06d}" for i in range(1, 13)]
+        queued = jobs.enqueue(store, wids, 20_000)["jobs"]
+        command, environ = wythoff(
+            store, "worker", "--json", "--processes", str(processes), "--max-idle", "2"
+        )
+        done = subprocess.run(
+            command, env=environ, capture_output=True, text=True, timeout=DEADLINE
+        )
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout)
+        assert summary["processes"] == processes
+        assert summary["done"] == len(queued)
+        for job in queued:
+            row = job_row(store, job["id"])
+            assert (row.state, row.attempts) == ("done", 1), row.error
+        for wid in wids:
+            check_whole(store, wid, 20_000)
+        verify_ok(store, *wids)
+    finally:
+        store.dispose()
+
+
+@pytest.mark.postgres
+def test_workers_reconnect_when_postgresql_terminates_their_connections(
+    request, tmp_path, postgres_admin
+):
+    url = new_database_url("postgresql", request, tmp_path)
+    store = service.Store(Settings.load(url))
+    name = store.engine.url.database
+    try:
+        service.seed(store)
+        wids = ["W000004", "W000005", "W000006"]
+        queued = jobs.enqueue(store, wids, 200_000)["jobs"]
+        worker = start_worker(store, "--processes", "2", "--max-idle", "3", env=CHUNK)
+        terminated = 0
+        while worker.poll() is None and terminated < 20:
+            with postgres_admin.connect() as conn:
+                terminated += conn.execute(
+                    text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM "
+                        "pg_stat_activity WHERE datname = :db AND pid <> "
+                        "pg_backend_pid() AND application_name NOT LIKE 'pytest%'"
+                    ),
+                    {"db": name},
+                ).scalar_one()
+            store.engine.dispose()
+            time.sleep(0.5)  # the pace of the faults, not a wait for a result
+        out, err = worker.communicate(timeout=DEADLINE)
+        assert worker.returncode == 0, err
+        assert terminated > 0
+        for job in queued:
+            assert job_row(store, job["id"]).state == "done"
+        for wid in wids:
+            assert check_whole(store, wid, 200_000) == 200_000
+        verify_ok(store, *wids)
+    finally:
+        store.dispose()

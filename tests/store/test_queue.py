@@ -1,0 +1,162 @@
+"""The queue of fills in one process, on both databases: enqueue, drain,
+retries, dropped and cancelled jobs, takeover after the lease."""
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from sqlalchemy import select
+
+from catalog import p_positions, service
+from catalog.config import Settings
+from catalog.errors import BadInput, NotFound
+from catalog.games.definition import canonicalize
+from catalog.service import jobs
+from catalog.store import jobs as queue
+from catalog.store import repository as repo
+from catalog.store.fill import writing
+from catalog.store.models import Job, utcnow
+
+IDS = ["W000001", "W000004", "W000005"]
+
+
+@pytest.fixture
+def store(fresh_url):
+    store = service.Store(Settings.load(fresh_url))
+    service.seed(store)
+    yield store
+    store.dispose()
+
+
+def stored(store, number, n):
+    with store.sessions() as session:
+        return repo.read_positions(session, number, 0, n, n)
+
+
+def definition(store, wid):
+    return service.show(store, wid)["definition"]
+
+
+def states(store):
+    with store.sessions() as session:
+        return {
+            j.id: (j.state, j.attempts, j.error)
+            for j in session.scalars(select(Job).where(Job.kind == "fill"))
+        }
+
+
+def test_a_worker_drains_the_queue_and_stores_what_p_positions_says(store):
+    first = jobs.enqueue(store, IDS, 3000)["jobs"]
+    again = jobs.enqueue(store, IDS + ["W000004"], 3000)["jobs"]
+    smaller = jobs.enqueue(store, ["W000004"], 1000)["jobs"]
+    assert [j["id"] for j in again] == [j["id"] for j in first] + [first[1]["id"]]
+    assert smaller[0]["id"] == first[1]["id"]  # a queued job covering the bound
+    assert [(j["entry"], j["n"], j["state"]) for j in first] == [
+        (wid, 3000, "queued") for wid in IDS
+    ]
+    summary = jobs.work(store, max_idle=0)
+    assert (summary["done"], summary["failed"], summary["retried"]) == (3, 0, 0)
+    assert {s for s in states(store).values()} == {("done", 1, None)}
+    for wid in IDS:
+        number = int(wid[1:])
+        assert np.array_equal(
+            stored(store, number, 3000), p_positions(definition(store, wid), 3000)
+        )
+    assert service.verify(store, IDS)["ok"]
+    listed = jobs.jobs(store, "done")["jobs"]
+    assert sorted(j["id"] for j in listed) == sorted(j["id"] for j in first)
+    assert all(j["done"] == 3000 for j in listed)
+    assert jobs.jobs(store, "queued") == {"jobs": []}
+
+
+def test_higher_priority_runs_first(store):
+    low = jobs.enqueue(store, ["W000001"], 500)["jobs"][0]
+    high = jobs.enqueue(store, ["W000004"], 500, priority=5)["jobs"][0]
+    with writing(store.sessions) as session:
+        assert queue.list_jobs(session, "queued")[0].id == high["id"]
+    jobs.work(store, once=True)
+    assert states(store)[high["id"]][0] == "done"
+    assert states(store)[low["id"]][0] == "queued"
+
+
+def test_a_failing_job_is_retried_then_failed_and_the_rest_completes(
+    store, monkeypatch
+):
+    real = jobs.compute_claimed
+
+    def flaky(maker, job_id, entry_id, n, **kwargs):
+        if entry_id == 4:
+            raise RuntimeError("the kernel broke")
+        return real(maker, job_id, entry_id, n, **kwargs)
+
+    monkeypatch.setattr(jobs, "compute_claimed", flaky)
+    queued = jobs.enqueue(store, IDS, 800)["jobs"]
+    summary = jobs.work(store, max_idle=0, backoff=0)
+    assert summary["retried"] == queue.MAX_ATTEMPTS - 1
+    assert summary["failed"] == 1 and summary["done"] == 2
+    found = states(store)
+    assert found[queued[1]["id"]] == (
+        "failed",
+        queue.MAX_ATTEMPTS,
+        f"failed {queue.MAX_ATTEMPTS} times, last: RuntimeError: the kernel broke",
+    )
+    assert found[queued[0]["id"]][0] == found[queued[2]["id"]][0] == "done"
+    assert stored(store, 4, 800).size == 0
+
+
+def test_a_retry_waits_for_its_backoff(store, monkeypatch):
+    monkeypatch.setattr(
+        jobs, "compute_claimed", lambda *a, **k: (_ for _ in ()).throw(OSError("x"))
+    )
+    job = jobs.enqueue(store, ["W000001"], 100)["jobs"][0]
+    assert jobs.work(store, max_idle=0, backoff=3600)["retried"] == 1
+    assert jobs.work(store, max_idle=0)["retried"] == 0  # not yet
+    assert jobs.job(store, job["id"])["state"] == "queued"
+    assert jobs.job(store, job["id"])["error"] == "OSError: x"
+
+
+def test_a_job_for_a_changed_definition_is_dropped(store):
+    job = jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]
+    other = canonicalize({"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 3]]})
+    with writing(store.sessions) as session:
+        repo.update_entry(session, repo.get_entry(session, 4), other)
+    assert jobs.work(store, max_idle=0)["dropped"] == 1
+    assert jobs.job(store, job["id"])["state"] == "failed"
+    assert jobs.job(store, job["id"])["error"] == (
+        "dropped: the entry's definition changed"
+    )
+    assert stored(store, 4, 2000).size == 0
+    # Queued again, it is a new job for the new definition.
+    fresh = jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]
+    assert fresh["id"] != job["id"]
+    assert jobs.work(store, max_idle=0)["done"] == 1
+    assert np.array_equal(stored(store, 4, 2000), p_positions(other.to_json(), 2000))
+
+
+def test_cancelled_jobs_are_not_run(store):
+    job = jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]
+    assert jobs.cancel(store, job["id"])["error"] == "cancelled"
+    assert jobs.work(store, max_idle=0)["done"] == 0
+    assert stored(store, 4, 2000).size == 0
+
+
+def test_a_claim_without_heartbeat_is_taken_over_after_the_lease(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    with writing(store.sessions) as session:
+        row = session.get(Job, job["id"])
+        row.state, row.claimed_by, row.attempts = "running", "elsewhere:1", 1
+        row.claimed_at = row.heartbeat_at = utcnow() - timedelta(seconds=30)
+    assert jobs.work(store, max_idle=0, lease=45)["done"] == 0  # within the lease
+    assert jobs.work(store, max_idle=0, lease=20)["done"] == 1
+    assert states(store)[job["id"]] == ("done", 2, None)
+
+
+def test_bad_requests(store):
+    with pytest.raises(NotFound):
+        jobs.job(store, 12345)
+    with pytest.raises(BadInput):
+        jobs.jobs(store, "sleeping")
+    with pytest.raises(NotFound):
+        jobs.enqueue(store, ["W099999"], 100)
+    with pytest.raises(BadInput):
+        jobs.enqueue(store, ["W000001"], 10**9)
