@@ -21,7 +21,13 @@ from catalog.games.definition import (
     DefinitionError,
     check_n,
 )
-from catalog.service.store import Store, compute_limit, entry_game, entry_number
+from catalog.service.store import (
+    Store,
+    compute_limit,
+    entry_game,
+    entry_number,
+    stored_game,
+)
 from catalog.store import fill as filler
 from catalog.store import repository as repo
 from catalog.store.ids import format_id
@@ -143,37 +149,38 @@ def _far_out(game: Definition) -> FarOut:
 
 
 def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
-    """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
-    number, game = entry_game(store, wid)
-    if closed.is_wythoff(game) or is_altered_wythoff(game):
-        # Exact for any size of pile, in O(log) steps: no table needed.
-        check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
-        check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
-        if closed.is_wythoff(game):
-            label, to = closed.outcome(x, y)
-        else:
-            solved = _far_out(game)
-            label = "P" if solved.is_p(x, y) else "N"
-            to = None if label == "P" else solved.winning_move(x, y)
-        return {
-            "id": format_id(number),
-            "position": [x, y],
-            "outcome": label,
-            "move_to": list(to) if to else None,
-        }
-    limit = compute_limit(column_mode(game), store.settings)
-    check_n(x, "x", limit - 1)
-    check_n(y, "y", limit - 1)
-    bound = max(x, y) + 1
-    filler.fill(
-        store.sessions,
-        number,
-        bound,
-        chunk_columns=store.settings.chunk_columns,
-        limits=store.limits,
-    )
+    """Outcome of (x, y), and a winning move (to a P-position) when it is N.
+
+    A stored position is answered in one transaction (the entry's key, its
+    extent, the chunks' metadata; the definition and the chunks come from
+    the process's caches); a missing one is computed first.
+    """
+    number = entry_number(store, wid)
     with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
+        game = stored_game(store, session, number)[1]
+        if closed.is_wythoff(game) or is_altered_wythoff(game):
+            # Exact for any size of pile, in O(log) steps: no table needed.
+            session.close()
+            return _far_is_p(game, number, x, y)
+        limit = compute_limit(column_mode(game), store.settings)
+        check_n(x, "x", limit - 1)
+        check_n(y, "y", limit - 1)
+        bound = max(x, y) + 1
+        found = (
+            repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
+            if repo.covers(session, number, bound)
+            else None
+        )
+    if found is None:
+        filler.fill(
+            store.sessions,
+            number,
+            bound,
+            chunk_columns=store.settings.chunk_columns,
+            limits=store.limits,
+        )
+        with store.sessions() as session:
+            found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
     p_set = set(map(tuple, found.tolist()))
     outcome = "P" if (x, y) in p_set else "N"
     move = None
@@ -184,6 +191,23 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
         "position": [x, y],
         "outcome": outcome,
         "move_to": move,
+    }
+
+
+def _far_is_p(game: Definition, number: int, x: int, y: int) -> dict[str, Any]:
+    check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
+    check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
+    if closed.is_wythoff(game):
+        label, to = closed.outcome(x, y)
+    else:
+        solved = _far_out(game)
+        label = "P" if solved.is_p(x, y) else "N"
+        to = None if label == "P" else solved.winning_move(x, y)
+    return {
+        "id": format_id(number),
+        "position": [x, y],
+        "outcome": label,
+        "move_to": list(to) if to else None,
     }
 
 
