@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, case, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -132,14 +132,32 @@ def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> N
         delete(CrossReference).where(
             (CrossReference.entry_id == entry_id)
             | (CrossReference.other_id == entry_id),
-            CrossReference.relation == "same-p-positions",
+            CrossReference.relation == RELATION,
         )
     )
-    linked = {entry_id} | before
-    if len(column) >= 100:
-        linked |= _link(session, entry_id, column)
-    session.flush()
-    update_xref_classes(session, linked)
+    linked = _link(session, entry_id, column) if len(column) >= 100 else set()
+    # Those that lost their link to this entry (its sequence changed) look
+    # at their remaining cross-references again; that is rare.
+    update_xref_classes(session, before - linked)
+    _join_class(session, entry_id, linked)
+
+
+def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
+    """Set the entry's ``xref_class`` (the least number among itself and the
+    entries it now cross-references, ``linked``) and lower theirs to its
+    number where it is less: each of them gained one cross-reference, this
+    entry. Three statements, however many members the class has (reading
+    each member's cross-references again made seeding a family with
+    hundreds of equal games quadratic)."""
+    _set_facts(session, entry_id, xref_class=min(linked | {entry_id}))
+    if not linked:
+        return
+    current = func.coalesce(Facts.xref_class, Facts.entry_id)
+    session.execute(
+        update(Facts)
+        .where(Facts.entry_id.in_(sorted(linked)))
+        .values(xref_class=case((current > entry_id, entry_id), else_=current))
+    )
 
 
 def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
@@ -160,18 +178,22 @@ def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
         )
     ).all()
     linked = set()
+    rows = []
     for other, encoding, data in others:
         theirs = chunks.decode_ints(encoding, data)
         bound = min(len(theirs), len(column))
         if bound >= 100 and np.array_equal(theirs[:bound], column[:bound]):
             linked.add(other)
-            for a, b in ((entry_id, other), (other, entry_id)):
-                session.add(
-                    CrossReference(
-                        entry_id=a, other_id=b, relation="same-p-positions", bound=bound
-                    )
-                )
+            rows += [
+                {"entry_id": a, "other_id": b, "relation": RELATION, "bound": bound}
+                for a, b in ((entry_id, other), (other, entry_id))
+            ]
+    if rows:
+        session.execute(insert(CrossReference), rows)
     return linked
+
+
+RELATION = "same-p-positions"
 
 
 def reindex(session: Session) -> int:
