@@ -77,7 +77,7 @@ def read_sequences(
             whole = select(SequenceRow.data).where(
                 SequenceRow.entry_id == entry_id, SequenceRow.name == row.name
             )
-            terms = chunks.decode_ints(row.encoding, session.scalar(whole), head)
+            terms = chunks.decode_ints(row.encoding, session.scalars(whole).one(), head)
         out[row.name] = {
             "offset": row.offset,
             "length": row.length,
