@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-pages bench-search bench-theory bench-workers serve
+.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-pages bench-search bench-seed bench-theory bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -19,8 +19,9 @@ fmt:  ## format the code
 bench:  ## the compute engine's goals (benchmarks/run.py)
 	$(PY) benchmarks/run.py
 
-bench-api:  ## the read API under load: gunicorn + wrk (benchmarks/api.py)
+bench-api:  ## the read API under load: one page, then the mix on SQLite and PostgreSQL (benchmarks/api.py)
 	$(PY) benchmarks/api.py
+	$(PY) benchmarks/api.py --mix
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py
@@ -36,6 +37,9 @@ bench-cost:  ## the work estimate: measure its constants, print estimate vs timi
 
 bench-families:  ## seed every family, then filtered lists and tables on SQLite and PostgreSQL (benchmarks/families.py)
 	$(PY) benchmarks/families.py
+
+bench-seed:  ## wythoff seed on SQLite and PostgreSQL, side by side (benchmarks/seed.py)
+	$(PY) benchmarks/seed.py
 
 bench-search:  ## search over 10,000 entries on SQLite and PostgreSQL (benchmarks/search.py)
 	$(PY) benchmarks/search.py

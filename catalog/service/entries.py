@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -18,6 +19,7 @@ from catalog.compute.ptable import column_mode
 from catalog.compute.sequences import MAX_TERMS
 from catalog.errors import Busy, DatabaseUnavailable
 from catalog.games.definition import (
+    Definition,
     canonicalize,
     parse_json,
 )
@@ -26,12 +28,12 @@ from catalog.inputs import (
     check_text,
 )
 from catalog.service.families import label_seeds
-from catalog.service.store import Store, entry_number
+from catalog.service.store import Store, entry_number, stored_game
 from catalog.store import families as labelled
 from catalog.store import fill as filler
 from catalog.store import repository as repo
-from catalog.store.ids import format_id
-from catalog.store.models import Entry
+from catalog.store.ids import UnknownEntry, format_id
+from catalog.store.models import Entry, Extent
 from catalog.store.seed import load_seeds
 
 Progress = Callable[[int], None]
@@ -39,19 +41,41 @@ log = logging.getLogger(__name__)
 
 
 def entry_document(
-    session: Session, entry: Entry, theory: dict[str, Any]
+    session: Session,
+    entry: Any,
+    theory: dict[str, Any],
+    definition: dict[str, Any] | None = None,
+    game: Definition | None = None,
 ) -> dict[str, Any]:
-    """What ``wythoff show`` prints and ``/api/v1/entries/{id}`` returns."""
-    extent = repo.get_extent(session, entry.id)
+    """What ``wythoff show`` prints and ``/api/v1/entries/{id}`` returns.
+
+    ``entry`` is an :class:`Entry` or a row with its columns (``id``,
+    ``name``, …) and the extent's (``x_bound``, ``y_bound``, ``count``,
+    ``engine``: None without one), as :func:`show` reads them in one query;
+    ``definition`` and ``game`` (its canonical form) default to the entry's.
+    """
+    if isinstance(entry, Entry):
+        extent = repo.get_extent(session, entry.id)
+        computed = (
+            (extent.x_bound, extent.y_bound, extent.count, extent.engine)
+            if extent
+            else (None, None, None, None)
+        )
+    else:
+        computed = (entry.x_bound, entry.y_bound, entry.count, entry.engine)
+    x_bound, y_bound, count, engine = computed
+    if definition is None:
+        definition = entry.definition
+    if game is None:
+        # The mode depends on the rays alone: skip re-validating up to
+        # 250,000 stored forced cells (400 ms for a 100x100 box).
+        game = canonicalize({**definition, "alter": {}})
     offset = theory.get("offset")
     defects = theory.get("defects")
     saturation = theory.get("saturation")
     dictionary = theory.get("dictionary")
-    sequences = repo.read_sequences(session, entry.id)
+    sequences = repo.read_sequences(session, entry.id, head=20)
     bitstrings = repo.read_bitstrings(session, entry.id)
-    # The mode depends on the rays alone: skip re-validating up to 250,000
-    # stored forced cells (400 ms for a 100x100 box) on every read.
-    game = canonicalize({**entry.definition, "alter": {}})
     labels = labelled.labels_of(session, entry.id)
     primary = labels[0] if labels else None
     doc: dict[str, Any] = {
@@ -64,7 +88,7 @@ def entry_document(
             else None
         ),
         "labels": [row.label for row in labels],
-        "definition": entry.definition,
+        "definition": definition,
         "description": entry.description,
         "keywords": entry.keywords,
         "references": entry.references,
@@ -76,10 +100,10 @@ def entry_document(
         "xrefs": [format_id(i) for i in repo.xref_ids(session, entry.id)],
         "computed": {
             "mode": "columns" if column_mode(game) else "box",
-            "x_bound": extent.x_bound if extent else 0,
-            "y_bound": extent.y_bound if extent else None,
-            "count": extent.count if extent else 0,
-            "engine": extent.engine if extent else None,
+            "x_bound": x_bound if x_bound is not None else 0,
+            "y_bound": y_bound,
+            "count": count if count is not None else 0,
+            "engine": engine,
         },
         "sequences": {
             name: {
@@ -139,11 +163,48 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
         return {"id": format_id(entry.id), "created": created}
 
 
+#: The columns of an entry and its extent that :func:`entry_document` shows.
+_SHOWN = (
+    Entry.id,
+    Entry.name,
+    Entry.description,
+    Entry.keywords,
+    Entry.references,
+    Entry.provenance,
+    Entry.source,
+    Entry.created_at,
+    Entry.updated_at,
+    Extent.x_bound,
+    Extent.y_bound,
+    Extent.count,
+    Extent.engine,
+)
+
+
 def show(store: Store, wid: str) -> dict[str, Any]:
+    """The entry's document, read in one transaction: its row with the
+    extent, the definition from the process's cache (:class:`Games`), the
+    stored invariants (computed first when missing), sequences, labels and
+    cross-references."""
     number = entry_number(store, wid)
-    data = entry_invariants(store, number)
+    for _attempt in range(2):
+        with store.sessions() as session:
+            row = session.execute(
+                select(*_SHOWN)
+                .outerjoin(Extent, Extent.entry_id == Entry.id)
+                .where(Entry.id == number)
+            ).first()
+            if row is None:
+                raise UnknownEntry(f"no entry {format_id(number)}")
+            definition, game = stored_game(store, session, number)
+            data = repo.read_invariants(session, number, invariants.VERSION)
+            if data is not None:
+                return entry_document(session, row, data, definition, game)
+        entry_invariants(store, number)
+    data = entry_invariants(store, number)  # not storable (a read-only role)
     with store.sessions() as session:
-        return entry_document(session, repo.get_entry(session, number), data)
+        entry = repo.get_entry(session, number)
+        return entry_document(session, entry, data)
 
 
 def entry_invariants(store: Store, number: int) -> dict[str, Any]:

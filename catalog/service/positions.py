@@ -29,7 +29,13 @@ from catalog.games.definition import (
     DefinitionError,
     check_n,
 )
-from catalog.service.store import Store, compute_limit, entry_game, entry_number
+from catalog.service.store import (
+    Store,
+    compute_limit,
+    entry_game,
+    entry_number,
+    stored_game,
+)
 from catalog.store import fill as filler
 from catalog.store import repository as repo
 from catalog.store.ids import format_id
@@ -199,39 +205,77 @@ def _solver(
     return solved.solver if solved is not None else None
 
 
-def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
-    """Outcome of (x, y), and a winning move (to a P-position) when it is N."""
-    number, game = entry_game(store, wid)
-    check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
-    check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
+def _exact_is_p(
+    store: Store, number: int, game: Definition, x: int, y: int
+) -> dict[str, Any] | None:
     wythoff = closed.is_wythoff(game) or closed.is_ho_variant(game)
     solver = None if wythoff else _solver(store, number, game, x, y)
-    if wythoff or solver is not None:
-        # Exact for any size of pile, in O(log) steps: no table needed.
-        if solver is None:
-            label, to = closed.outcome(x, y)
-        else:
-            label = "P" if solver.is_p(x, y) else "N"
-            to = None if label == "P" else solver.winning_move(x, y)
-        return {
-            "id": format_id(number),
-            "position": [x, y],
-            "outcome": label,
-            "move_to": list(to) if to else None,
-        }
-    limit = compute_limit(game, store.settings)
-    check_n(x, "x", limit - 1)
-    check_n(y, "y", limit - 1)
-    bound = max(x, y) + 1
-    filler.fill(
-        store.sessions,
-        number,
-        bound,
-        chunk_columns=store.settings.chunk_columns,
-        limits=store.limits,
-    )
+    if not wythoff and solver is None:
+        return None
+    if solver is None:
+        label, to = closed.outcome(x, y)
+    else:
+        label = "P" if solver.is_p(x, y) else "N"
+        to = None if label == "P" else solver.winning_move(x, y)
+    return {
+        "id": format_id(number),
+        "position": [x, y],
+        "outcome": label,
+        "move_to": list(to) if to else None,
+    }
+
+
+def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
+    """Outcome of (x, y), and a winning move (to a P-position) when it is N.
+
+    Wythoff's Nim, Ho's variants, altered Wythoff games and Maharaja-type
+    games whose dictionary closes are answered exactly for any size of pile.
+    Otherwise a stored position is answered in one transaction (the entry's
+    key, its extent, the chunks' metadata; the definition and the chunks
+    come from the process's caches); a missing one is computed first.
+    """
+    number = entry_number(store, wid)
+    check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
+    check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
     with store.sessions() as session:
-        found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
+        game = stored_game(store, session, number)[1]
+        exact = (
+            closed.is_wythoff(game)
+            or closed.is_ho_variant(game)
+            or is_altered_wythoff(game)
+            or is_maharaja_type(game)
+        )
+        if not exact:
+            limit = compute_limit(game, store.settings)
+            check_n(x, "x", limit - 1)
+            check_n(y, "y", limit - 1)
+            bound = max(x, y) + 1
+            found = (
+                repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
+                if repo.covers(session, number, bound)
+                else None
+            )
+    if exact:
+        # Exact for any size of pile, in O(log) steps, when a theorem or a
+        # closed dictionary answers; else (None) the table, as below.
+        answer = _exact_is_p(store, number, game, x, y)
+        if answer is not None:
+            return answer
+        limit = compute_limit(game, store.settings)
+        check_n(x, "x", limit - 1)
+        check_n(y, "y", limit - 1)
+        bound = max(x, y) + 1
+        found = None
+    if found is None:
+        filler.fill(
+            store.sessions,
+            number,
+            bound,
+            chunk_columns=store.settings.chunk_columns,
+            limits=store.limits,
+        )
+        with store.sessions() as session:
+            found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
     p_set = set(map(tuple, found.tolist()))
     outcome = "P" if (x, y) in p_set else "N"
     move = None

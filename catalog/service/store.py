@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import cached_property
+from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute.ptable import max_n
@@ -17,11 +20,56 @@ from catalog.store import families as labelled
 from catalog.store import repository as repo
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.fill import Limits
-from catalog.store.ids import UnknownEntry, parse_id
+from catalog.store.ids import UnknownEntry, format_id, parse_id
 from catalog.store.models import Entry, Extent
 
 #: The longest label (the store's column holds 200 characters).
 MAX_LABEL_LENGTH = 200
+#: Forced cells of the definitions one process keeps decoded (about 200
+#: bytes each, as JSON lists and as tuples): a few hundred MB at most.
+GAME_CACHE_CELLS = 1_000_000
+
+
+class Games:
+    """Stored definitions, decoded and canonical, by the entry's ``key``.
+
+    The key is the SHA-256 of the canonical definition, so a key never
+    names another game: a cached definition is right for as long as the
+    entry's key is the one it was read with, and an edited entry gets a new
+    key. Reading a definition back is JSON decoding and validation of up
+    to 250,000 forced cells; looking up its key is one indexed read of 64
+    characters. Bounded by forced cells, least recently used first out.
+    """
+
+    def __init__(self, max_cells: int = GAME_CACHE_CELLS) -> None:
+        self.max_cells = max_cells
+        self._items: OrderedDict[str, tuple[dict[str, Any], Definition]] = OrderedDict()
+        self._cells = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _weight(game: Definition) -> int:
+        return 1 + len(game.forced_p) + len(game.forced_n)
+
+    def get(self, key: str) -> tuple[dict[str, Any], Definition] | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: str, definition: dict[str, Any], game: Definition) -> None:
+        weight = self._weight(game)
+        if weight > self.max_cells // 4:
+            return  # one huge definition would push out everything else
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = (definition, game)
+            self._cells += weight
+            while self._cells > self.max_cells:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._cells -= self._weight(dropped)
 
 
 class Store:
@@ -55,6 +103,11 @@ class Store:
     def families(self) -> FamilySet:
         """The shipped families, loaded once per store (per process)."""
         return load_families()
+
+    @cached_property
+    def games(self) -> Games:
+        """Decoded definitions shared by the requests of one process."""
+        return Games()
 
     @cached_property
     def cache(self) -> repo.ChunkCache:
@@ -107,11 +160,7 @@ def entry_version(store: Store, number: int) -> tuple[str, str | None]:
     definition was last edited and its extent last written (one indexed
     read). Raises :class:`~catalog.errors.NotFound` for no such entry."""
     with store.sessions() as session:
-        row = session.execute(
-            select(Entry.updated_at, Extent.updated_at)
-            .outerjoin(Extent, Extent.entry_id == Entry.id)
-            .where(Entry.id == number)
-        ).first()
+        row = session.execute(_VERSION, {"number": number}).first()
         if row is None:
             repo.get_entry(session, number)  # raises NotFound
             raise AssertionError("unreachable")
@@ -123,5 +172,32 @@ def entry_game(store: Store, wid: str) -> tuple[int, Definition]:
     """The entry's number and its canonical definition."""
     number = entry_number(store, wid)
     with store.sessions() as session:
-        entry = repo.get_entry(session, number)
-        return number, canonicalize(entry.definition)
+        return number, stored_game(store, session, number)[1]
+
+
+_KEY = select(Entry.key).where(Entry.id == bindparam("number"))
+_VERSION = (
+    select(Entry.updated_at, Extent.updated_at)
+    .outerjoin(Extent, Extent.entry_id == Entry.id)
+    .where(Entry.id == bindparam("number"))
+)
+
+
+def stored_game(
+    store: Store, session: Session, number: int
+) -> tuple[dict[str, Any], Definition]:
+    """The entry's stored definition (as JSON) and its canonical form, read
+    once per process and key (:class:`Games`). Raises
+    :class:`~catalog.store.ids.UnknownEntry` for no such entry."""
+    key = session.scalar(_KEY, {"number": number})
+    found = store.games.get(key) if key is not None else None
+    if found is not None:
+        return found
+    row = session.execute(
+        select(Entry.key, Entry.definition).where(Entry.id == number)
+    ).first()
+    if row is None:
+        raise UnknownEntry(f"no entry {format_id(number)}")
+    game = canonicalize(row.definition)
+    store.games.put(row.key, row.definition, game)
+    return row.definition, game

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, case, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -50,11 +50,34 @@ def replace_sequences(
         )
 
 
-def read_sequences(session: Session, entry_id: int) -> dict[str, dict[str, Any]]:
-    query = select(SequenceRow).where(SequenceRow.entry_id == entry_id)
+def read_sequences(
+    session: Session, entry_id: int, head: int | None = None
+) -> dict[str, dict[str, Any]]:
+    """The entry's stored sequences by name; with ``head``, only their first
+    ``head`` terms are read and decoded (a sequence keeps up to 100,000)."""
+    data = (
+        SequenceRow.data
+        if head is None
+        # zlib's output is never much longer than its input: these bytes
+        # hold the first `head` terms (checked below all the same).
+        else func.substr(SequenceRow.data, 1, 8 * head + 1024).label("data")
+    )
+    query = select(
+        SequenceRow.name,
+        SequenceRow.offset,
+        SequenceRow.length,
+        SequenceRow.encoding,
+        SequenceRow.description,
+        data,
+    ).where(SequenceRow.entry_id == entry_id)
     out = {}
-    for row in session.scalars(query.order_by(SequenceRow.name)):
-        terms = chunks.decode_ints(row.encoding, row.data)
+    for row in session.execute(query.order_by(SequenceRow.name)):
+        terms = chunks.decode_ints(row.encoding, row.data, head)
+        if head is not None and len(terms) < min(head, row.length):
+            whole = select(SequenceRow.data).where(
+                SequenceRow.entry_id == entry_id, SequenceRow.name == row.name
+            )
+            terms = chunks.decode_ints(row.encoding, session.scalars(whole).one(), head)
         out[row.name] = {
             "offset": row.offset,
             "length": row.length,
@@ -77,14 +100,27 @@ def replace_bitstring(
     )
 
 
+#: The statements of the read paths, built once: building a statement and
+#: its cache key costs more than running it on a small table.
+_BITSTRINGS = (
+    select(Bitstring)
+    .where(Bitstring.entry_id == bindparam("entry"))
+    .order_by(Bitstring.kind)
+)
+_XREFS = select(CrossReference.other_id).where(
+    CrossReference.entry_id == bindparam("entry")
+)
+_INVARIANTS = select(Invariants.version, Invariants.data).where(
+    Invariants.entry_id == bindparam("entry")
+)
+
+
 def read_bitstrings(session: Session, entry_id: int) -> list[Bitstring]:
-    query = select(Bitstring).where(Bitstring.entry_id == entry_id)
-    return list(session.scalars(query.order_by(Bitstring.kind)))
+    return list(session.scalars(_BITSTRINGS, {"entry": entry_id}))
 
 
 def xref_ids(session: Session, entry_id: int) -> list[int]:
-    query = select(CrossReference.other_id).where(CrossReference.entry_id == entry_id)
-    return sorted(session.scalars(query))
+    return sorted(session.scalars(_XREFS, {"entry": entry_id}))
 
 
 def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> None:
@@ -96,14 +132,32 @@ def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> N
         delete(CrossReference).where(
             (CrossReference.entry_id == entry_id)
             | (CrossReference.other_id == entry_id),
-            CrossReference.relation == "same-p-positions",
+            CrossReference.relation == RELATION,
         )
     )
-    linked = {entry_id} | before
-    if len(column) >= 100:
-        linked |= _link(session, entry_id, column)
-    session.flush()
-    update_xref_classes(session, linked)
+    linked = _link(session, entry_id, column) if len(column) >= 100 else set()
+    # Those that lost their link to this entry (its sequence changed) look
+    # at their remaining cross-references again; that is rare.
+    update_xref_classes(session, before - linked)
+    _join_class(session, entry_id, linked)
+
+
+def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
+    """Set the entry's ``xref_class`` (the least number among itself and the
+    entries it now cross-references, ``linked``) and lower theirs to its
+    number where it is less: each of them gained one cross-reference, this
+    entry. Three statements, however many members the class has (reading
+    each member's cross-references again made seeding a family with
+    hundreds of equal games quadratic)."""
+    _set_facts(session, entry_id, xref_class=min(linked | {entry_id}))
+    if not linked:
+        return
+    current = func.coalesce(Facts.xref_class, Facts.entry_id)
+    session.execute(
+        update(Facts)
+        .where(Facts.entry_id.in_(sorted(linked)))
+        .values(xref_class=case((current > entry_id, entry_id), else_=current))
+    )
 
 
 def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
@@ -124,18 +178,22 @@ def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
         )
     ).all()
     linked = set()
+    rows = []
     for other, encoding, data in others:
         theirs = chunks.decode_ints(encoding, data)
         bound = min(len(theirs), len(column))
         if bound >= 100 and np.array_equal(theirs[:bound], column[:bound]):
             linked.add(other)
-            for a, b in ((entry_id, other), (other, entry_id)):
-                session.add(
-                    CrossReference(
-                        entry_id=a, other_id=b, relation="same-p-positions", bound=bound
-                    )
-                )
+            rows += [
+                {"entry_id": a, "other_id": b, "relation": RELATION, "bound": bound}
+                for a, b in ((entry_id, other), (other, entry_id))
+            ]
+    if rows:
+        session.execute(insert(CrossReference), rows)
     return linked
+
+
+RELATION = "same-p-positions"
 
 
 def reindex(session: Session) -> int:
@@ -151,7 +209,7 @@ def reindex(session: Session) -> int:
 
 def read_invariants(session: Session, entry_id: int, version: int) -> dict | None:
     """The stored invariants of an entry, or None if missing or older."""
-    row = session.get(Invariants, entry_id)
+    row = session.execute(_INVARIANTS, {"entry": entry_id}).first()
     return row.data if row is not None and row.version >= version else None
 
 

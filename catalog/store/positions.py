@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
@@ -78,6 +78,22 @@ class ChunkCache:
                 self._items.popitem(last=False)
 
 
+#: The statements of the read paths, built once: building a statement and
+#: its cache key costs more than running it on a small table.
+_CHUNKS_FROM = (
+    select(PositionChunk.x0, PositionChunk.checksum)
+    .where(
+        PositionChunk.entry_id == bindparam("entry"),
+        PositionChunk.x1 > bindparam("x0"),
+    )
+    .order_by(PositionChunk.x0)
+)
+_CHUNKS_IN = _CHUNKS_FROM.where(PositionChunk.x0 < bindparam("x1"))
+_BOUNDS = select(Extent.x_bound, Extent.y_bound).where(
+    Extent.entry_id == bindparam("entry")
+)
+
+
 def iter_chunks(
     session: Session,
     entry_id: int,
@@ -90,14 +106,11 @@ def iter_chunks(
     Only the chunks' metadata is read first; a chunk's data is fetched and
     checked only when ``cache`` does not already hold it.
     """
-    query = (
-        select(PositionChunk.x0, PositionChunk.checksum)
-        .where(PositionChunk.entry_id == entry_id, PositionChunk.x1 > x0)
-        .order_by(PositionChunk.x0)
-    )
-    if x1 is not None:
-        query = query.where(PositionChunk.x0 < x1)
-    for start, digest in session.execute(query).all():
+    if x1 is None:
+        query, params = _CHUNKS_FROM, {"entry": entry_id, "x0": x0}
+    else:
+        query, params = _CHUNKS_IN, {"entry": entry_id, "x0": x0, "x1": x1}
+    for start, digest in session.execute(query, params).all():
         key = (entry_id, start, digest)
         found = cache.get(key) if cache is not None else None
         if found is None:
@@ -146,9 +159,7 @@ def read_positions(
 
 def covers(session: Session, entry_id: int, n: int) -> bool:
     """Does the store hold every P-position of the entry with x, y < n?"""
-    row = session.execute(
-        select(Extent.x_bound, Extent.y_bound).where(Extent.entry_id == entry_id)
-    ).first()
+    row = session.execute(_BOUNDS, {"entry": entry_id}).first()
     if row is None:
         return n == 0
     x_bound, y_bound = row
