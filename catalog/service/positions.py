@@ -192,14 +192,14 @@ def _solver(
     store: Store, number: int, game: Definition, x: int, y: int
 ) -> FarOut | WordFarOut | None:
     """An exact solver for any size of pile, when the game has one and the
-    position needs it: altered Wythoff games always (it is cheap), Maharaja
-    Nim always (a 2000-column start), another (k,l)-Maharaja game only past
-    the table its dictionary is read from (below it the table answers)."""
+    position needs it: altered Wythoff games always (it is cheap), a
+    Maharaja-type game only past the table its dictionary is read from
+    (below it the table answers, as for any game)."""
     if is_altered_wythoff(game):
         return _far_out(game)
     if not is_maharaja_type(game):
         return None
-    if game.moves != MAHARAJA_MOVES and max(x, y) < OBSERVED_N:
+    if max(x, y) < (PROVED_N if game.moves == MAHARAJA_MOVES else OBSERVED_N):
         return None
     solved = _word_far_out(store, number, game)
     return solved.solver if solved is not None else None
