@@ -23,6 +23,11 @@ ho-extension   r * sum over x of (a + c * x)               numpy, Ho's rules
 box            r * (x1 - x0) * (a + c * H)                 no vertical ray
 ============== =========================================== =================
 
+A Grundy table (:func:`grundy_seconds`) costs, per cell, ``a`` per rule plus
+``c * n`` per ray kept as line bitsets (the mex scans words of them, and the
+words grow with n), plus ``grundy-walk`` per option of a walked ray, plus
+``grundy-emit`` per value written out as JSON.
+
 The numpy sweeps are quadratic in practice: a column scans the rows below
 which a diagonal line can still be blocked, about x of them. Storing adds
 ``store`` per new P-position (encoding, writing, reading back), ``derive``
@@ -40,6 +45,7 @@ from dataclasses import dataclass
 
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
+from catalog.compute.grundy import plan as grundy_plan
 from catalog.compute.kernel import supported as kernel_supported
 from catalog.compute.ptable import column_mode
 from catalog.games.definition import Definition
@@ -65,6 +71,11 @@ CONSTANTS: dict[str, Rate] = {
     "sweep": Rate(column=2.8e-4, cell=2.0e-8),
     "ho-restriction": Rate(column=1.5e-4, cell=4.0e-8),
     "ho-extension": Rate(column=2.6e-4, cell=1.8e-7),
+    # Grundy values, per cell: a per rule + c * n per line ray; per option of
+    # a walked ray; per value written as JSON
+    "grundy": Rate(column=3.0e-8, cell=3.0e-11),
+    "grundy-walk": Rate(column=3.0e-9),
+    "grundy-emit": Rate(column=3.0e-8),
     # per rule: a + c * H for a column of height H
     "box": Rate(column=6.0e-5, cell=1.5e-7),
     # storing: per new P-position, per column of the extent (derive), per
@@ -118,6 +129,19 @@ def engine_seconds(
     # sum over x in [x0, x1) of (a + c * x)
     scanned = (x1 * (x1 - 1) - x0 * (x0 - 1)) / 2
     return rules(game) * (rate.column * columns + rate.cell * scanned)
+
+
+def grundy_seconds(game: Definition, n: int) -> float:
+    """Expected seconds of a Grundy table up to ``n`` written out as JSON
+    (:func:`catalog.compute.grundy.grundy`, then its text)."""
+    how = grundy_plan(game, n)
+    cells = float(n) * n
+    rate = CONSTANTS["grundy"]
+    return (
+        cells * (rate.column * rules(game) + rate.cell * n * len(how.lines))
+        + CONSTANTS["grundy-walk"].column * how.walk_steps()
+        + CONSTANTS["grundy-emit"].column * cells
+    )
 
 
 def p_positions_seconds(game: Definition, n: int) -> float:
