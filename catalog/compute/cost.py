@@ -73,9 +73,9 @@ CONSTANTS: dict[str, Rate] = {
     "ho-extension": Rate(column=2.6e-4, cell=1.8e-7),
     # Grundy values, per cell: a per rule + c * n per line ray; per option of
     # a walked ray; per value written as JSON
-    "grundy": Rate(column=3.0e-8, cell=3.0e-11),
-    "grundy-walk": Rate(column=3.0e-9),
-    "grundy-emit": Rate(column=3.0e-8),
+    "grundy": Rate(column=8.0e-8, cell=1.0e-11),
+    "grundy-walk": Rate(column=1.0e-8),
+    "grundy-emit": Rate(column=8.0e-8),
     # per rule: a + c * H for a column of height H
     "box": Rate(column=6.0e-5, cell=1.5e-7),
     # storing: per new P-position, per column of the extent (derive), per
