@@ -198,9 +198,7 @@ def main() -> None:
     folder = tempfile.mkdtemp()
     url = args.db or f"sqlite:///{folder}/calibrate.sqlite3"
     measured = (
-        constants(args.scale)
-        | grundy_constants(args.scale)
-        | storing(url, args.scale)
+        constants(args.scale) | grundy_constants(args.scale) | storing(url, args.scale)
     )
     print(f"{'constant':<16}{'measured':>24}{'in cost.py':>24}")
     for name, (column, cell) in measured.items():
