@@ -155,3 +155,43 @@ def test_isqrt_array_is_exact():
     values = np.array([0, 1, 2, 3, 4, 15, 16, 17, 2**62 - 1, 10**18, 10**18 - 1])
     expected = [int(v) for v in values]
     assert closed.isqrt_array(values).tolist() == [isqrt(v) for v in expected]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kernel_sorts_columns_with_many_forced_positions(seed):
+    """Columns holding more P-positions than the insertion sort takes (32):
+    forced P boxes 40 cells tall, then the game goes on."""
+    rng = random.Random(200 + seed)
+    for _ in range(3):
+        game = kernel_game(rng)
+        x0 = rng.randint(0, 5)
+        forced = canonicalize(
+            {
+                "rays": [list(r) for r in game.rays],
+                "moves": [list(m) for m in game.moves],
+                "alter": {"P_boxes": [[x0, rng.randint(0, 3), 2, 40]]},
+            }
+        )
+        found = kernel.KernelSweep(forced, x_cap=8).advance(60, y_bound=60)
+        assert np.array_equal(found, reference.p_positions(forced, 60)), forced
+
+
+def test_linear_nimhoff_beams_far_out():
+    """W000012 {(1,0),(0,2),(1,1)}: its two beams (Hu's report, quoted by
+    Hu-Sleator-Tsin section 6), (⌊k/√3⌋, k + ⌊k/√3⌋) and
+    (2k + ⌊k√3⌋, k + ⌊k√3⌋), against the kernel to n = 300,000 in chunks."""
+    n = 300_000
+    game = canonicalize({"rays": [[1, 0], [0, 2], [1, 1]]})
+    sweep = kernel.KernelSweep(game)
+    parts = [sweep.advance(x) for x in (1000, 70_000, n)]
+    found = np.concatenate(parts)
+    found = found[found[:, 1] < n]
+    k = np.arange(n, dtype=np.int64)
+    low = closed.isqrt_array(k * k // 3)
+    root3 = closed.isqrt_array(3 * k * k)
+    beams = np.concatenate(
+        [np.column_stack([low, k + low]), np.column_stack([2 * k + root3, k + root3])]
+    )
+    beams = beams[(beams[:, 0] < n) & (beams[:, 1] < n)]
+    beams = np.unique(beams, axis=0)
+    assert np.array_equal(found, beams)
