@@ -24,6 +24,7 @@ import numpy as np
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
 from catalog.compute.kernel import supported as kernel_supported
+from catalog.compute.window import p_positions_below
 from catalog.games.definition import (
     Definition,
     DefinitionError,
@@ -402,8 +403,9 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     Wythoff's Nim itself is the exact closed form; altered Wythoff games run
     the compiled sweep to their saturation column and then the Wythoff
     update (Hu–Sleator–Tsin Lemma 3), vectorised; other games with one
-    vertical ray run the compiled sweep (:mod:`catalog.compute.kernel`),
-    O(n) memory; the rest the numpy sweep of this module.
+    vertical ray run the compiled sweep below the height n with its lines in
+    sliding windows (:mod:`catalog.compute.window`), O(n) memory; the rest
+    the numpy sweep of this module.
 
     Examples
     --------
@@ -422,8 +424,7 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     if altered.is_altered_wythoff(game):
         return altered.p_positions(game, n)
     if kernel_supported(game):
-        sweep = KernelSweep(game)
-        return sweep.advance(n, y_bound=n)
+        return p_positions_below(game, n)
     if column_mode(game):
         found = Sweep(game).advance(n)
         return found[found[:, 1] < n]
