@@ -96,6 +96,35 @@ def constants(scale: float) -> dict[str, tuple[float, float]]:
     return found
 
 
+def grundy_constants(scale: float) -> dict[str, tuple[float, float]]:
+    """grundy (a per cell and rule, c per cell, line ray and unit of n) from
+    Wythoff's Nim at n and 2n; grundy-walk from the same table with every ray
+    walked; grundy-emit from writing it as JSON text."""
+    from catalog.compute.grundy import grundy, json_rows, plan
+
+    game = seed_game("W000001")
+    grundy(game, 50)  # compile
+    n = max(100, int(1000 * scale))
+    t1 = timed(lambda: grundy(game, n))
+    t2 = timed(lambda: grundy(game, 2 * n))
+    r, lines = cost.rules(game), len(plan(game, n).lines)
+    # T(m) = m^2 (a r + c m lines)
+    c = (t2 / (4 * n * n) - t1 / (n * n)) / (n * lines)
+    a = (t1 / (n * n) - c * n * lines) / r
+    small = n // 4
+    table = grundy(game, small)
+    walked = plan(game, small, line_bytes=0)
+    walk = timed(lambda: grundy(game, small, line_bytes=0)) / walked.walk_steps()
+    big = grundy(game, 2 * n)
+    emit = timed(lambda: json_rows(big, 0, 2 * n)) / (4 * n * n)
+    del table
+    return {
+        "grundy": (max(a, 0.0), max(c, 0.0)),
+        "grundy-walk": (walk, 0.0),
+        "grundy-emit": (emit, 0.0),
+    }
+
+
 def storing(url: str, scale: float) -> dict[str, tuple[float, float]]:
     """store, derive and resume from fills of W000001 (one P per column)."""
     n = int(500_000 * scale)
@@ -140,6 +169,12 @@ def checks(url: str, scale: float) -> list[tuple[str, float, float]]:
         game = canonicalize(definition)
         measured = timed(lambda g=game, m=n: p_positions(g, m))
         rows.append((f"{label} n={n}", cost.p_positions_seconds(game, n), measured))
+    from catalog.compute.grundy import grundy, json_rows
+
+    for wid, n in (("W000001", int(2000 * scale)), ("W000014", int(1000 * scale))):
+        game = seed_game(wid)
+        measured = timed(lambda g=game, m=n: json_rows(grundy(g, m), 0, m))
+        rows.append((f"{wid} grundy n={n}", cost.grundy_seconds(game, n), measured))
     store = Store(Settings.load(url))
     with store.sessions.begin() as session:
         load_seeds(session)
@@ -168,7 +203,9 @@ def main() -> None:
     args = parser.parse_args()
     folder = tempfile.mkdtemp()
     url = args.db or f"sqlite:///{folder}/calibrate.sqlite3"
-    measured = constants(args.scale) | storing(url, args.scale)
+    measured = (
+        constants(args.scale) | grundy_constants(args.scale) | storing(url, args.scale)
+    )
     print(f"{'constant':<16}{'measured':>24}{'in cost.py':>24}")
     for name, (column, cell) in measured.items():
         now = cost.CONSTANTS[name]

@@ -7,8 +7,10 @@ failed. It reads through a session it is given and never writes.
 - ``chunks``: every stored chunk decodes to its SHA-256 checksum.
 - ``recomputed``: the stored P-positions equal ``catalog.p_positions`` of the
   definition over the stored region. That call picks the closed form, the
-  Wythoff update after saturation, or a sweep; the fill always uses a sweep,
-  so for Wythoff's Nim and altered games the two are independent paths.
+  Wythoff update after saturation, or a sweep; the fill always uses a sweep
+  of whole columns, so for Wythoff's Nim, altered games and the kernel's
+  games (swept below n in sliding line windows) the two are independent
+  paths.
 - ``reference``: the corner [0, 64)² equals the literal rule of
   :mod:`catalog.compute.reference`.
 - ``independent``: no P-position that is not forced can move to another

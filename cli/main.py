@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,9 +89,21 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+class Streamed:
+    """A document printed piece by piece (a Grundy table of up to 10^8
+    values): ``json`` with ``--json``, ``text`` without."""
+
+    def __init__(self, json: Iterable[str], text: Iterable[str]) -> None:
+        self.json, self.text = json, text
+
+
 def emit(result: Any, as_json: bool) -> None:
     if isinstance(result, str):  # a file's contents (export): printed as is
         click.echo(result, nl=False)
+    elif isinstance(result, Streamed):
+        for piece in result.json if as_json else result.text:
+            click.echo(piece, nl=False)
+        click.echo()
     elif as_json:
         click.echo(json.dumps(result))
     else:
@@ -126,12 +138,6 @@ def render(doc: dict[str, Any]) -> str:
         return table(("ID", "LABEL", *(k.upper() for k in shown), "NAME"), rows)
     if "results" in doc and "query" in doc:
         return render_search(doc)
-    if "grundy" in doc:
-        rows = [(str(x), *map(str, row)) for x, row in enumerate(doc["grundy"])]
-        header = ("x\\y", *map(str, range(len(doc["grundy"]))))
-        return f"{doc['id']}: Grundy values g(x, y), x, y < {doc['n']}\n" + table(
-            header, rows
-        )
     if "positions" in doc and "n" in doc:
         pairs = " ".join(f"({x},{y})" for x, y in doc["positions"])
         count = len(doc["positions"])
@@ -487,12 +493,20 @@ def compute(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
 @click.argument("entry_id", metavar="ID")
 @_n_option
 @common
-def grundy(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
+def grundy(store: service.Store, entry_id: str, n: int) -> Streamed:
     """Sprague-Grundy values grundy[x][y] for x, y < N (games without
     alterations)."""
     from catalog import service
+    from catalog.compute.grundy import json_rows
 
-    return service.grundy_table(store, entry_id, n)
+    entry, values = service.grundy_values(store, entry_id, n)
+
+    def text() -> Iterator[str]:
+        yield f"{entry}: Grundy values for x, y < {n}, line x lists y = 0..{n - 1}"
+        for x in range(n):
+            yield "\n" + json_rows(values, x, x + 1)[1:-1].replace(",", " ")
+
+    return Streamed(service.grundy_pieces(entry, values), text())
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})

@@ -13,6 +13,7 @@ from flask import Flask, Response, request
 
 from catalog.api import errors, families, jobs, pages, v1
 from catalog.api.cache import ResponseCache
+from catalog.compute.grundy import MAX_GRUNDY_N
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
 from catalog.store.db import ConnectionLost, tracking_writes
@@ -28,8 +29,9 @@ DEFAULTS: dict[str, Any] = {
     "INLINE_SECONDS": INLINE_SECONDS,
     # Most seconds a request waits for another process's claim: then 503.
     "CLAIM_WAIT_SECONDS": CLAIM_WAIT_SECONDS,
-    # Largest n of a Grundy table one request may compute (n x n values).
-    "MAX_GRUNDY_N": 500,
+    # Largest n of a Grundy table one request may compute (n x n values);
+    # the work budget (INLINE_SECONDS) refuses a large table before that.
+    "MAX_GRUNDY_N": MAX_GRUNDY_N,
     # Positions (or terms) per page: default and largest.
     "PAGE_SIZE": 10_000,
     "MAX_PAGE_SIZE": 100_000,

@@ -367,7 +367,7 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                 ],
                 "responses": {
                     "200": _json({"type": "object"}, "the table"),
-                    **_errors(400, 404),
+                    **_errors(400, 404, 422, budget=budget),
                 },
             }
         },

@@ -65,7 +65,8 @@ def _cached(response: Response, max_age: int) -> Response:
 
 
 def _result(body: Any, mimetype: str = "application/json") -> Response:
-    if mimetype == "application/json":
+    """A cached response: ``body`` as JSON, or as is when it is text."""
+    if mimetype == "application/json" and not isinstance(body, str):
         response = jsonify(body)
     else:
         response = Response(body, mimetype=mimetype)
@@ -220,7 +221,8 @@ def adjoinable(i: str, j: str) -> Response:
 def grundy(wid: str) -> Response:
     """Sprague–Grundy values grundy[x][y] for x, y < n (no alterations)."""
     n = int_arg("n", maximum=current_app.config["MAX_GRUNDY_N"])
-    return _result(service.grundy_table(_store(), wid, n))
+    body = service.grundy_json(_store(), wid, n)
+    return _result(body, mimetype="application/json")
 
 
 @bp.get("/entries/<wid>/sequences/<name>")

@@ -30,6 +30,12 @@ of its horizontal ray) computes the H columns of its transpose, then reads
 the box's columns off them. In box mode d(H) is the number of P-positions
 per column at height H, which the game decides: a probe computes the boxes
 128 and 256 wide and extrapolates the growth between them (:func:`density`).
+
+A Grundy table (:func:`grundy_seconds`) costs, per cell, ``a`` per rule plus
+``c * n`` per ray kept as line bitsets (the mex scans words of them, and the
+words grow with n), plus ``grundy-walk`` per option of a walked ray, plus
+``grundy-emit`` per value written out as JSON.
+
 Storing adds
 ``store`` per new P-position (encoding, writing, reading back), ``derive``
 per column of the whole extent (the sequences and their search index are
@@ -48,6 +54,7 @@ from functools import lru_cache
 
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
+from catalog.compute.grundy import plan as grundy_plan
 from catalog.compute.kernel import supported as kernel_supported
 from catalog.compute.ptable import column_mode, transposable
 from catalog.compute.special_kernel import GeneralSweep, transpose
@@ -76,6 +83,11 @@ CONSTANTS: dict[str, Rate] = {
     "transposed": Rate(column=1.0e-7),
     # per rule: a + c * d for a column holding d P-positions
     "box": Rate(column=3.0e-7, cell=1.0e-7),
+    # Grundy values, per cell: a per rule + c * n per line ray; per option of
+    # a walked ray; per value written as JSON
+    "grundy": Rate(column=8.0e-8, cell=1.0e-11),
+    "grundy-walk": Rate(column=1.0e-8),
+    "grundy-emit": Rate(column=8.0e-8),
     # storing: per new P-position, per column of the extent (derive), per
     # stored column read back to resume a compiled sweep
     "store": Rate(column=2.5e-6),
@@ -153,6 +165,19 @@ def engine_seconds(
         )
     # box
     return rules(game) * columns * (rate.column + rate.cell * density(game, tall))
+
+
+def grundy_seconds(game: Definition, n: int) -> float:
+    """Expected seconds of a Grundy table up to ``n`` written out as JSON
+    (:func:`catalog.compute.grundy.grundy`, then its text)."""
+    how = grundy_plan(game, n)
+    cells = float(n) * n
+    rate = CONSTANTS["grundy"]
+    return (
+        cells * (rate.column * rules(game) + rate.cell * n * len(how.lines))
+        + CONSTANTS["grundy-walk"].column * how.walk_steps()
+        + CONSTANTS["grundy-emit"].column * cells
+    )
 
 
 def p_positions_seconds(game: Definition, n: int) -> float:

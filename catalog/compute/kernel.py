@@ -73,6 +73,63 @@ def _contains(values, lo, hi, y):
 
 
 @njit(cache=True)
+def _column_lines(x, rp, rq, rg, roff, out):
+    """``out[i]``: the line index of (x, 0) on ray i, so that (x, y) is on
+    line ``out[i] + y * rp[i] * rg[i]`` (:func:`_line` without a division
+    per cell)."""
+    for i in range(rp.size):
+        out[i] = -x * rq[i] * rg[i] + (x // rp[i]) % rg[i] + roff[i]
+
+
+@njit(cache=True)
+def _climb(y, limit, b, column, stride, rbase, rcap, parent):
+    """The lowest y' >= y of y's class mod b, below ``limit``, whose line is
+    free on every ray (``limit`` if there is none): leapfrog between the rays
+    until all of them, taken in turn, are free at y'. Returns (y', False)
+    when a line table is too small.
+
+    A ray that jumped is free where it landed (``find`` returns a free line),
+    so it counts as the first free ray of the new turn; strides of 1 (every
+    ray (1, b)) move y without a division.
+    """
+    nrays = stride.size
+    free = 0
+    i = 0
+    while free < nrays:
+        step = stride[i]
+        idx = column[i] + y * step
+        if idx + step * b >= rcap[i]:
+            return y, False
+        f = _find(parent, rbase[i], idx)
+        if f != idx:
+            y += f - idx if step == 1 else (f - idx) // step
+            if y >= limit:
+                return limit, True
+            free = 1
+        else:
+            free += 1
+        i = i + 1 if i + 1 < nrays else 0
+    return y, True
+
+
+@njit(cache=True)
+def _sort_column(values, lo, hi):
+    """Sort values[lo:hi] in place: by insertion when there are a few (a
+    column's P-positions, one per class of the vertical ray), since numpy's
+    sort of a two-element slice costs more than the rest of the column."""
+    if hi - lo > 32:
+        values[lo:hi].sort()
+        return
+    for k in range(lo + 1, hi):
+        v = values[k]
+        j = k - 1
+        while j >= lo and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+
+
+@njit(cache=True)
 def _sweep(
     x0,
     x1,
@@ -102,7 +159,10 @@ def _sweep(
     nmoves = mva.size
     forced_cols = fp_start.size - 1
     found = np.empty(b, dtype=np.int64)
+    stride = rp * rg
+    column = np.empty(nrays, dtype=np.int64)
     for x in range(x0, x1):
+        _column_lines(x, rp, rq, rg, roff, column)
         fs = fp_start[x] if x < forced_cols else 0
         fe = fp_start[x + 1] if x < forced_cols else 0
         ns = fn_start[x] if x < forced_cols else 0
@@ -116,21 +176,10 @@ def _sweep(
                     break
             y = r
             while y < limit:
-                moved = True
-                while moved and y < limit:
-                    moved = False
-                    for i in range(nrays):
-                        stride = rp[i] * rg[i]
-                        idx = _line(x, y, rp[i], rq[i], rg[i], roff[i])
-                        if idx + stride * b >= rcap[i]:
-                            return x, n_out, NEED_LINES
-                        f = _find(parent, rbase[i], idx)
-                        if f != idx:
-                            # Chains link cells b rows apart: y stays in class r.
-                            y += (f - idx) // stride
-                            moved = True
-                            if y >= limit:
-                                break
+                # Chains link cells b rows apart: y stays in class r.
+                y, fits = _climb(y, limit, b, column, stride, rbase, rcap, parent)
+                if not fits:
+                    return x, n_out, NEED_LINES
                 if y >= limit:
                     break
                 blocked = _contains(fn_y, ns, ne, y)
@@ -165,19 +214,16 @@ def _sweep(
                 k += 1
             n_out += 1
         # Sort the (at most b + forced) entries: naturals come per class.
-        seg = out_y[start:n_out]
-        seg.sort()
+        _sort_column(out_y, start, n_out)
         for k in range(start, n_out):
             for i in range(nrays):
-                stride = rp[i] * rg[i]
-                idx = _line(x, out_y[k], rp[i], rq[i], rg[i], roff[i])
-                if idx + stride * b >= rcap[i]:
+                idx = column[i] + out_y[k] * stride[i]
+                if idx + stride[i] * b >= rcap[i]:
                     return x, start, NEED_LINES
         for k in range(start, n_out):
             for i in range(nrays):
-                stride = rp[i] * rg[i]
-                idx = _line(x, out_y[k], rp[i], rq[i], rg[i], roff[i])
-                parent[rbase[i] + idx] = idx + stride * b
+                idx = column[i] + out_y[k] * stride[i]
+                parent[rbase[i] + idx] = idx + stride[i] * b
         col_start[x + 1] = n_out
     return x1, n_out, OK
 

@@ -29,6 +29,7 @@ from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
 from catalog.compute.kernel import supported as kernel_supported
 from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
+from catalog.compute.window import p_positions_below
 from catalog.games.definition import (
     MAX_N,
     Definition,
@@ -436,10 +437,11 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     Wythoff's Nim itself is the exact closed form; altered Wythoff games run
     the compiled sweep to their saturation column and then the Wythoff
     update (Hu–Sleator–Tsin Lemma 3), vectorised; other games with one
-    vertical ray run the compiled sweep (:mod:`catalog.compute.kernel`),
-    O(n) memory; every other game the compiled sweeps of
-    :mod:`catalog.compute.special_kernel` (column games, transposed games
-    with a horizontal ray but no vertical one, and box mode).
+    vertical ray run the compiled sweep below the height n with its lines in
+    sliding windows (:mod:`catalog.compute.window`), O(n) memory; every
+    other game the compiled sweeps of :mod:`catalog.compute.special_kernel`
+    (column games, transposed games with a horizontal ray but no vertical
+    one, and box mode).
 
     Examples
     --------
@@ -458,8 +460,7 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     if altered.is_altered_wythoff(game):
         return altered.p_positions(game, n)
     if kernel_supported(game):
-        sweep = KernelSweep(game)
-        return sweep.advance(n, y_bound=n)
+        return p_positions_below(game, n)
     if column_mode(game):
         return GeneralSweep(game).advance(n, y_bound=n)
     if transposable(game):

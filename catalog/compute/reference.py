@@ -56,3 +56,21 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     """Every P-position with x, y < n, shape (k, 2), sorted by x then y."""
     xs, ys = np.nonzero(outcome_grid(definition, n))
     return np.column_stack([xs, ys]).astype(np.int64)
+
+
+def grundy(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarray:
+    """Sprague–Grundy values ``g[x, y]`` for x, y < n: the least value not
+    among the options' values, cell by cell (games without alterations)."""
+    game = canonicalize(definition)
+    n = check_n(n, maximum=300)
+    if game.altered:
+        raise ValueError("an altered game has no Grundy values")
+    table = np.zeros((n, n), dtype=np.int64)
+    for x in range(n):
+        for y in range(n):
+            seen = {int(table[o]) for o in options(game, x, y)}
+            value = 0
+            while value in seen:
+                value += 1
+            table[x, y] = value
+    return table

@@ -3,9 +3,10 @@ positions (exact far out where a theorem allows), Grundy values."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +25,7 @@ from catalog.compute.wordfarout import (
     WordFarOut,
     solve,
 )
+from catalog.errors import TooMuchWork
 from catalog.games.definition import (
     Definition,
     DefinitionError,
@@ -118,17 +120,54 @@ def positions_page(
     }
 
 
-def grundy_table(store: Store, wid: str, n: int) -> dict[str, Any]:
-    """Sprague–Grundy values ``grundy[x][y]`` for x, y < n."""
-    from catalog.compute.grundy import grundy
+def grundy_values(store: Store, wid: str, n: int) -> tuple[str, np.ndarray]:
+    """The entry's ID and its Sprague–Grundy values ``g[x, y]`` for x, y < n,
+    within the store's work budget (:func:`catalog.compute.cost.grundy_seconds`,
+    which counts writing the values out too)."""
+    from catalog.compute import cost
+    from catalog.compute import grundy as sg
 
+    n = check_n(n, maximum=sg.MAX_GRUNDY_N)
     number, game = entry_game(store, wid)
     if game.altered:
         raise DefinitionError(
             f"{format_id(number)} has alterations: an altered game fixes only P "
             "and N, so its Grundy values are not defined"
         )
-    return {"id": format_id(number), "n": n, "grundy": grundy(game, n).tolist()}
+    sg.check(game)
+    budget = store.limits.budget
+    seconds = cost.grundy_seconds(game, n)
+    if budget is not None and seconds > budget:
+        raise TooMuchWork(
+            f"the Grundy values of {format_id(number)} up to n={n} need about "
+            f"{seconds:.1f} s of computation (the estimate); the budget of a "
+            f"request is {budget:g} s (WYTHOFF_INLINE_SECONDS)"
+        )
+    return format_id(number), sg.grundy(game, n)
+
+
+def grundy_table(store: Store, wid: str, n: int) -> dict[str, Any]:
+    """Sprague–Grundy values ``grundy[x][y]`` for x, y < n."""
+    entry, table = grundy_values(store, wid, n)
+    return {"id": entry, "n": n, "grundy": table.tolist()}
+
+
+def grundy_json(store: Store, wid: str, n: int) -> str:
+    """:func:`grundy_table` as JSON text, written without a Python list."""
+    entry, table = grundy_values(store, wid, n)
+    return "".join(grundy_pieces(entry, table))
+
+
+def grundy_pieces(entry: str, table: np.ndarray, rows: int = 256) -> Iterator[str]:
+    """The document of :func:`grundy_table` as JSON text, ``rows`` rows of the
+    table at a time: a table of 10^8 values is never a Python list."""
+    from catalog.compute.grundy import json_rows
+
+    n = table.shape[0]
+    yield json.dumps({"id": entry, "n": n})[:-1] + ', "grundy": ['
+    for x in range(0, n, rows):
+        yield ("," if x else "") + json_rows(table, x, x + rows)
+    yield "]}"
 
 
 def work_needed(store: Store, wid: str, n: int) -> int:

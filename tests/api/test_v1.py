@@ -186,6 +186,11 @@ def test_grundy_route(client):
     }
     altered = client.get("/api/v1/entries/W000002/grundy?n=3")
     assert altered.status_code == 400 and "not defined" in altered.get_json()["error"]
-    too_big = client.get("/api/v1/entries/W000001/grundy?n=100000")
+    too_big = client.get("/api/v1/entries/W000001/grundy?n=10001")
     assert too_big.status_code == 400
-    assert "n: must be at most" in too_big.get_json()["error"]
+    assert "n: must be at most 10000" in too_big.get_json()["error"]
+    # Within the bound but over the work budget (2 s): refused before any work.
+    over = client.get("/api/v1/entries/W000001/grundy?n=10000")
+    assert over.status_code == 422
+    assert "Grundy values of W000001 up to n=10000" in over.get_json()["error"]
+    assert "budget of a request is 2 s" in over.get_json()["error"]

@@ -229,7 +229,7 @@ def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
     assert shown["xrefs"] == ["W000001", "W000023", "W000024"]
 
 
-def test_grundy_command(wythoff):
+def test_grundy_command(wythoff, runner):
     wythoff("seed", "--n", "0")
     code, doc, _ = wythoff("grundy", "W000001", "--n", "4")
     assert code == 0 and doc == {
@@ -239,6 +239,14 @@ def test_grundy_command(wythoff):
     }
     code, _, err = wythoff("grundy", "W000002", "--n", "4")
     assert code != 0 and "W000002 has alterations" in err and err.count("\n") == 1
+    # Without --json: a line per x.
+    text = runner.invoke(cli, ["grundy", "W000001", "--n", "3", "--db", wythoff.url])
+    assert text.exit_code == 0 and text.stdout.splitlines() == [
+        "W000001: Grundy values for x, y < 3, line x lists y = 0..2",
+        "0 1 2",
+        "1 2 0",
+        "2 0 1",
+    ]
 
 
 def test_compute_waits_for_another_process_claim_and_says_so(wythoff):

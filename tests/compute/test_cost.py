@@ -98,3 +98,29 @@ def test_estimate_is_within_a_generous_factor_of_a_real_timing(engine):
     measured = best_of_three(lambda: p_positions(game, n))
     assert measured < 20 * estimate + 0.05
     assert estimate < 40 * measured + 0.05
+
+
+def test_grundy_estimate_grows_with_n_and_counts_walked_rays():
+    from catalog.compute.grundy import plan
+
+    game = seed("W000001")
+    costs = [cost.grundy_seconds(game, n) for n in (0, 10, 100, 1000, 10_000)]
+    assert costs[0] == 0 and costs == sorted(set(costs))
+    # Far beyond a request's budget at the largest n.
+    assert costs[-1] > 20
+    far = canonicalize({"rays": [[1, 0], [0, 1], [1, 1], [9, 7]]})
+    assert plan(far, 2000).walked == ()
+    assert cost.grundy_seconds(far, 2000) > cost.grundy_seconds(game, 2000)
+
+
+def test_grundy_estimate_is_within_a_generous_factor_of_a_real_timing():
+    """As above, for a Grundy table computed and written as JSON text."""
+    from catalog.compute.grundy import grundy, json_rows
+
+    game = seed("W000014")
+    n = 600
+    json_rows(grundy(game, 20), 0, 20)  # compile
+    estimate = cost.grundy_seconds(game, n)
+    measured = best_of_three(lambda: json_rows(grundy(game, n), 0, n))
+    assert measured < 20 * estimate + 0.05
+    assert estimate < 40 * measured + 0.05

@@ -6,7 +6,7 @@ from math import isqrt
 import numpy as np
 import pytest
 
-from catalog.compute import altered, closed, kernel, reference
+from catalog.compute import altered, closed, kernel, reference, window
 from catalog.compute.ptable import Sweep
 from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
@@ -155,3 +155,95 @@ def test_isqrt_array_is_exact():
     values = np.array([0, 1, 2, 3, 4, 15, 16, 17, 2**62 - 1, 10**18, 10**18 - 1])
     expected = [int(v) for v in values]
     assert closed.isqrt_array(values).tolist() == [isqrt(v) for v in expected]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kernel_sorts_columns_with_many_forced_positions(seed):
+    """Columns holding more P-positions than the insertion sort takes (32):
+    forced P boxes 40 cells tall, then the game goes on."""
+    rng = random.Random(200 + seed)
+    for _ in range(3):
+        game = kernel_game(rng)
+        x0 = rng.randint(0, 5)
+        forced = canonicalize(
+            {
+                "rays": [list(r) for r in game.rays],
+                "moves": [list(m) for m in game.moves],
+                "alter": {"P_boxes": [[x0, rng.randint(0, 3), 2, 40]]},
+            }
+        )
+        found = kernel.KernelSweep(forced, x_cap=8).advance(60, y_bound=60)
+        assert np.array_equal(found, reference.p_positions(forced, 60)), forced
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_window_sweep_matches_reference(seed):
+    """p_positions' path for kernel games: the sweep below n with its lines
+    in sliding windows."""
+    rng = random.Random(300 + seed)
+    for _ in range(25):
+        game = kernel_game(rng)
+        n = rng.randint(1, 40)
+        found = window.p_positions_below(game, n)
+        assert np.array_equal(found, reference.p_positions(game, n)), game
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_window_sweep_matches_the_kernel_far_out(seed):
+    """Thousands of columns, where the windows have slid many times over
+    (steep rays slide fast), against the whole-box kernel."""
+    rng = random.Random(400 + seed)
+    for _ in range(4):
+        rays = [v for v in rng.sample(VECTORS, rng.randint(1, 7)) if v[0] > 0]
+        rays.append((0, rng.randint(1, 4)))
+        moves = [v for v in rng.sample(VECTORS, rng.randint(0, 3)) if v[0] > 0]
+        game = canonicalize({"rays": rays, "moves": moves, "alter": alteration(rng)})
+        n = rng.randint(500, 4000)
+        expected = kernel.KernelSweep(game).advance(n, y_bound=n)
+        assert np.array_equal(window.p_positions_below(game, n), expected), game
+
+
+def test_window_memory_follows_the_height():
+    """The nimhoff member with the largest line tables: about 600 MB of
+    windows at n = 10^7 (the whole-box tables would take some 3 GB)."""
+    heavy = canonicalize(
+        {
+            "rays": [
+                [0, 2],
+                [1, 1],
+                [1, 2],
+                [1, 3],
+                [2, 0],
+                [2, 1],
+                [2, 3],
+                [3, 1],
+                [3, 2],
+            ]
+        }
+    )
+    assert window.ring_bytes(heavy, 10**7) < 650 * 2**20
+    assert window.ring_bytes(heavy, 2 * 10**7) == pytest.approx(
+        2 * window.ring_bytes(heavy, 10**7), rel=1e-6
+    )
+
+
+def test_linear_nimhoff_beams_far_out():
+    """W000012 {(1,0),(0,2),(1,1)}: its two beams (Hu's report, quoted by
+    Hu-Sleator-Tsin section 6), (⌊k/√3⌋, k + ⌊k/√3⌋) and
+    (2k + ⌊k√3⌋, k + ⌊k√3⌋), against the kernel to n = 300,000 in chunks."""
+    n = 300_000
+    game = canonicalize({"rays": [[1, 0], [0, 2], [1, 1]]})
+    sweep = kernel.KernelSweep(game)
+    parts = [sweep.advance(x) for x in (1000, 70_000, n)]
+    found = np.concatenate(parts)
+    found = found[found[:, 1] < n]
+    assert np.array_equal(window.p_positions_below(game, n), found)
+    k = np.arange(n, dtype=np.int64)
+    low = closed.isqrt_array(k * k // 3)
+    root3 = closed.isqrt_array(3 * k * k)
+    beams = np.concatenate(
+        [np.column_stack([low, k + low]), np.column_stack([2 * k + root3, k + root3])]
+    )
+    beams = beams[(beams[:, 0] < n) & (beams[:, 1] < n)]
+    beams = np.unique(beams, axis=0)
+    assert np.array_equal(found, beams)
