@@ -13,7 +13,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
-from catalog import verify as checking
 from catalog.compute import invariants
 from catalog.compute.ptable import column_mode
 from catalog.compute.sequences import MAX_TERMS
@@ -240,6 +239,8 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
 def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """Recompute and check stored entries (all of them when ``wids`` is empty);
     ``ok`` is false when any check failed. Reads only."""
+    from catalog import verify as checking  # its imports serve only verify
+
     numbers = [entry_number(store, w) for w in wids] or None
     with store.sessions() as session:
         reports = checking.verify_entries(session, numbers)
