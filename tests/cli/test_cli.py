@@ -3,13 +3,16 @@
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.engine import make_url
 
 from catalog import p_positions
 from catalog.cli.main import cli
@@ -44,9 +47,10 @@ def count_entries(url):
 
 
 def test_seed_twice_adds_nothing_the_second_time(wythoff):
-    code, first, _ = wythoff("seed", "--n", "50")
+    # Small n: computing during the seed is tested with the export below.
+    code, first, _ = wythoff("seed", "--n", "20")
     assert code == 0 and len(first["added"]) >= 20
-    code, second, _ = wythoff("seed")
+    code, second, _ = wythoff("seed", "--n", "20")
     assert code == 0
     assert second["added"] == [] and second["unchanged"] == first["added"]
 
@@ -145,14 +149,37 @@ def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
     assert count_entries(wythoff.url) == before
 
 
+@contextmanager
+def writes_blocked(url):
+    """Hold the database's write lock (SQLite) or a lock on the chunk table
+    that every chunk's insert waits for (PostgreSQL)."""
+    if url.startswith("sqlite"):
+        holder = sqlite3.connect(make_url(url).database, timeout=60)
+        holder.isolation_level = None
+        holder.execute("BEGIN IMMEDIATE")
+        yield
+        holder.execute("ROLLBACK")
+        holder.close()
+        return
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        conn.execute(text(f"LOCK TABLE {PositionChunk.__tablename__} IN SHARE MODE"))
+        yield
+        conn.rollback()
+    engine.dispose()
+
+
 def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
+    """Killed while waiting to write a chunk, after three were written: the
+    writes are blocked before the kill, so a fast machine cannot finish the
+    fill first, and no deadline fails a slow one."""
     env = {
         **os.environ,
         "WYTHOFF_DATABASE_URL": fresh_url,
         "WYTHOFF_CHUNK_COLUMNS": "500",
     }
     subprocess.run(
-        [sys.executable, "-m", "catalog.cli", "seed"],
+        [sys.executable, "-m", "catalog.cli", "seed", "--n", "0"],
         env=env,
         check=True,
         capture_output=True,
@@ -164,18 +191,20 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         stderr=subprocess.DEVNULL,
     )
     engine = make_engine(fresh_url)
+    bound_of_1 = select(Extent.x_bound).where(Extent.entry_id == 1)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
+        while True:
+            assert proc.poll() is None, "the fill stopped before its third chunk"
             with engine.connect() as conn:
-                bound = conn.scalar(select(Extent.x_bound).where(Extent.entry_id == 1))
+                bound = conn.scalar(bound_of_1)
             if bound and bound >= 1500:
                 break
             time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        with writes_blocked(fresh_url):
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
         with engine.connect() as conn:
-            bound = conn.scalar(select(Extent.x_bound).where(Extent.entry_id == 1))
+            bound = conn.scalar(bound_of_1)
             edges = conn.execute(
                 select(PositionChunk.x0, PositionChunk.x1)
                 .where(PositionChunk.entry_id == 1)
@@ -184,6 +213,8 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         assert 1500 <= bound < 200000
         assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
     finally:
+        proc.kill()
+        proc.wait()
         engine.dispose()
     done = subprocess.run(
         [
