@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.store.db import make_engine, upgrade_to_head
 from catalog.store.seed import load_seeds
-from tests.databases import Databases, Template, seeded
+from tests.databases import Databases, Template, rolled_back, seeded
 
 ADMIN_URL = os.environ.get(
     "WYTHOFF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -103,14 +103,8 @@ def engine(request, tmp_path_factory):
 def maker(engine) -> Iterator[sessionmaker[Session]]:
     """Sessions inside one outer transaction that is rolled back afterwards:
     their commits only release savepoints."""
-    with engine.connect() as connection:
-        outer = connection.begin()
-        yield sessionmaker(
-            bind=connection,
-            join_transaction_mode="create_savepoint",
-            expire_on_commit=False,
-        )
-        outer.rollback()
+    with rolled_back(engine) as sessions:
+        yield sessions
 
 
 @pytest.fixture

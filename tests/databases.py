@@ -18,11 +18,13 @@ import queue
 import shutil
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
 
 from catalog import service
 from catalog.config import Settings
@@ -50,6 +52,20 @@ def seeded(url: str) -> None:
         store.dispose()
 
 
+@contextmanager
+def rolled_back(engine: Engine) -> Iterator[sessionmaker[Session]]:
+    """Sessions inside one outer transaction that is rolled back afterwards:
+    their commits only release savepoints."""
+    with engine.connect() as connection:
+        outer = connection.begin()
+        yield sessionmaker(
+            bind=connection,
+            join_transaction_mode="create_savepoint",
+            expire_on_commit=False,
+        )
+        outer.rollback()
+
+
 class Databases:
     """Makes databases of both backends in ``folder`` (SQLite) or on the
     server of ``admin`` (PostgreSQL), and drops the latter when done."""
@@ -60,6 +76,7 @@ class Databases:
         self.templates: dict[tuple[str, Template], str] = {}
         self.drops: queue.Queue[tuple[Engine, str] | None] = queue.Queue()
         self.failed: list[str] = []
+        self.admins: set[Engine] = set()
         self.dropper = threading.Thread(target=self._drop_all, daemon=True)
         self.dropper.start()
 
@@ -79,6 +96,7 @@ class Databases:
                 shutil.copyfile(source, path)
             return f"sqlite:///{path}", lambda: None
         assert admin is not None
+        self.admins.add(admin)
         name = self._create(admin, source)
         return self._url(name), lambda: self.drops.put((admin, name))
 
@@ -88,7 +106,9 @@ class Databases:
         self.dropper.join()
         for (backend, _), source in self.templates.items():
             if backend == "postgresql":
-                self._drop(self._admin, source)
+                self._drop(self.template_admin, source)
+        for admin in self.admins:  # the session's admin engine may be disposed
+            admin.dispose()  # already: the connections made since go too
         assert not self.failed, f"databases not dropped: {self.failed}"
 
     def _template(self, backend: str, admin: Engine | None, build: Template) -> str:
@@ -100,7 +120,8 @@ class Databases:
                 self.templates[key] = str(path)
             else:
                 assert admin is not None
-                self._admin = admin
+                self.admins.add(admin)
+                self.template_admin = admin
                 name = self._create(admin, None)
                 build(self._url(name))  # disposes its engines: copies need that
                 self.templates[key] = name
