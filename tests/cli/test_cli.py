@@ -23,18 +23,28 @@ from catalog.store.seed import read_seed, seed_dir
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
 
-@pytest.fixture
-def wythoff(runner, fresh_url):
+def command(runner, url):
     """Run ``wythoff … --json --db URL``; return (exit code, parsed stdout, stderr)."""
 
     def run(*args):
-        command, *rest = args
-        result = runner.invoke(cli, [command, "--json", "--db", fresh_url, *rest])
+        name, *rest = args
+        result = runner.invoke(cli, [name, "--json", "--db", url, *rest])
         out = json.loads(result.stdout) if result.exit_code == 0 else None
         return result.exit_code, out, result.stderr
 
-    run.url = fresh_url
+    run.url = url
     return run
+
+
+@pytest.fixture
+def wythoff(runner, fresh_url):
+    return command(runner, fresh_url)
+
+
+@pytest.fixture
+def seeded(runner, seeded_url):
+    """``wythoff`` on a copy of a catalog seeded as by ``seed --n 0``."""
+    return command(runner, seeded_url)
 
 
 def count_entries(url):
@@ -55,50 +65,48 @@ def test_seed_twice_adds_nothing_the_second_time(wythoff):
     assert second["added"] == [] and second["unchanged"] == first["added"]
 
 
-def test_add_returns_the_existing_entry(wythoff):
-    wythoff("seed", "--n", "0")
+def test_add_returns_the_existing_entry(seeded):
     shuffled = json.dumps({"rays": [[1, 1], [0, 1], [1, 0], [0, 1], [1, 0]]})
-    assert wythoff("add", "--definition", shuffled)[1] == {
+    assert seeded("add", "--definition", shuffled)[1] == {
         "id": "W000001",
         "created": False,
     }
-    code, added, _ = wythoff("add", "--definition", '{"rays": [[1, 2]]}', "--name", "x")
+    code, added, _ = seeded("add", "--definition", '{"rays": [[1, 2]]}', "--name", "x")
     assert code == 0 and added["created"] is True
-    assert wythoff("add", "--definition", '{"rays": [[1,2]]}')[1] == {
+    assert seeded("add", "--definition", '{"rays": [[1,2]]}')[1] == {
         **added,
         "created": False,
     }
 
 
-def test_show_positions_is_p_compute(wythoff):
-    wythoff("seed", "--n", "0")
-    code, shown, _ = wythoff("show", "W000002")
+def test_show_positions_is_p_compute(seeded):
+    code, shown, _ = seeded("show", "W000002")
     assert code == 0
     assert shown["id"] == "W000002" and shown["definition"]["alter"]["N"] == [[0, 0]]
     assert {"offset", "defects", "saturation_column", "xrefs"} <= set(shown)
-    code, doc, _ = wythoff("positions", "W000001", "--n", "50")
+    code, doc, _ = seeded("positions", "W000001", "--n", "50")
     assert doc == {
         "id": "W000001",
         "n": 50,
         "positions": p_positions(WYTHOFF, 50).tolist(),
     }
-    assert wythoff("is-p", "W000001", "3", "5")[1] == {
+    assert seeded("is-p", "W000001", "3", "5")[1] == {
         "id": "W000001",
         "position": [3, 5],
         "outcome": "P",
         "move_to": None,
     }
-    code, doc, _ = wythoff("is-p", "W000001", "10", "20")
+    code, doc, _ = seeded("is-p", "W000001", "10", "20")
     assert doc["outcome"] == "N" and tuple(doc["move_to"]) in {(10, 6), (6, 10)} | {
         tuple(p) for p in p_positions(WYTHOFF, 21).tolist()
     }
-    code, doc, _ = wythoff("compute", "W000004", "--n", "300")
+    code, doc, _ = seeded("compute", "W000004", "--n", "300")
     assert doc == {
         "id": "W000004",
         "n": 300,
         "count": len(p_positions({**WYTHOFF, "moves": [[1, 2], [2, 1]]}, 300)),
     }
-    code, listed, _ = wythoff("list", "--keyword", "maharaja")
+    code, listed, _ = seeded("list", "--keyword", "maharaja")
     assert "W000004" in [e["id"] for e in listed["entries"]]
 
 
@@ -140,13 +148,12 @@ def test_export_formats(runner, fresh_url):
         (["is-p", "W000001", "--", "5", "-1"], "y: must be non-negative"),
     ],
 )
-def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
-    wythoff("seed", "--n", "0")
-    before = count_entries(wythoff.url)
-    code, _, err = wythoff(*args)
+def test_bad_input_is_one_line_and_writes_nothing(seeded, args, message):
+    before = count_entries(seeded.url)
+    code, _, err = seeded(*args)
     assert code != 0
     assert message in err and err.count("\n") == 1
-    assert count_entries(wythoff.url) == before
+    assert count_entries(seeded.url) == before
 
 
 @contextmanager
@@ -234,10 +241,9 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
     assert json.loads(done.stdout)["positions"] == p_positions(WYTHOFF, 3000).tolist()
 
 
-def test_is_p_on_wythoff_far_out(wythoff):
-    wythoff("seed", "--n", "0")
+def test_is_p_on_wythoff_far_out(seeded):
     x, y = 10**30, 10**30 + 12345
-    code, doc, _ = wythoff("is-p", "W000001", str(x), str(y))
+    code, doc, _ = seeded("is-p", "W000001", str(x), str(y))
     assert code == 0 and doc["outcome"] == "N"
     a, b = doc["move_to"]
     # Onto (a_k, b_k) with k = y - x: the same number taken from both piles.
@@ -260,24 +266,22 @@ def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
     assert shown["xrefs"] == ["W000001", "W000023", "W000024"]
 
 
-def test_grundy_command(wythoff):
-    wythoff("seed", "--n", "0")
-    code, doc, _ = wythoff("grundy", "W000001", "--n", "4")
+def test_grundy_command(seeded):
+    code, doc, _ = seeded("grundy", "W000001", "--n", "4")
     assert code == 0 and doc == {
         "id": "W000001",
         "n": 4,
         "grundy": [[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 6]],
     }
-    code, _, err = wythoff("grundy", "W000002", "--n", "4")
+    code, _, err = seeded("grundy", "W000002", "--n", "4")
     assert code != 0 and "W000002 has alterations" in err and err.count("\n") == 1
 
 
-def test_compute_waits_for_another_process_claim_and_says_so(wythoff):
+def test_compute_waits_for_another_process_claim_and_says_so(seeded):
     from catalog.store.fill import worker_name
     from catalog.store.models import Job, utcnow
 
-    assert wythoff("seed", "--n", "0")[0] == 0
-    engine = make_engine(wythoff.url)
+    engine = make_engine(seeded.url)
     now = utcnow()
     with engine.begin() as conn:
         conn.execute(
@@ -301,7 +305,7 @@ def test_compute_waits_for_another_process_claim_and_says_so(wythoff):
     thread = threading.Thread(target=release)
     thread.start()
     try:
-        code, out, err = wythoff("compute", "W000004", "--n", "300")
+        code, out, err = seeded("compute", "W000004", "--n", "300")
     finally:
         thread.join()
         engine.dispose()
