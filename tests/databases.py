@@ -67,8 +67,9 @@ def rolled_back(engine: Engine) -> Iterator[sessionmaker[Session]]:
 
 
 class Databases:
-    """Makes databases of both backends in ``folder`` (SQLite) or on the
-    server of ``admin`` (PostgreSQL), and drops the latter when done."""
+    """Makes databases: SQLite files (the templates in ``folder``) and
+    PostgreSQL databases on the server of the admin engine given to
+    :meth:`new`, which :meth:`close` drops."""
 
     def __init__(self, folder: Path, admin_url: str) -> None:
         self.folder = folder
@@ -77,6 +78,7 @@ class Databases:
         self.drops: queue.Queue[tuple[Engine, str] | None] = queue.Queue()
         self.failed: list[str] = []
         self.admins: set[Engine] = set()
+        self.template_admin: Engine | None = None
         self.dropper = threading.Thread(target=self._drop_all, daemon=True)
         self.dropper.start()
 
@@ -105,7 +107,7 @@ class Databases:
         self.drops.put(None)
         self.dropper.join()
         for (backend, _), source in self.templates.items():
-            if backend == "postgresql":
+            if backend == "postgresql" and self.template_admin is not None:
                 self._drop(self.template_admin, source)
         for admin in self.admins:  # the session's admin engine may be disposed
             admin.dispose()  # already: the connections made since go too
