@@ -9,17 +9,16 @@ under ``CI=true``, where that fails the run.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.store.db import make_engine, upgrade_to_head
 from catalog.store.seed import load_seeds
+from tests.databases import Databases, Template, rolled_back, seeded
 
 ADMIN_URL = os.environ.get(
     "WYTHOFF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -54,27 +53,40 @@ def postgres_admin():
     engine.dispose()
 
 
-def new_database_url(backend: str, request: pytest.FixtureRequest, tmp_path) -> str:
-    """A URL of a fresh, empty database, dropped when the test (or session) ends."""
-    if backend == "sqlite":
-        return f"sqlite:///{tmp_path / 'catalog.sqlite3'}"
-    admin = request.getfixturevalue("postgres_admin")
-    name = f"wythoff_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory) -> Iterator[Databases]:
+    """Makes the tests' databases; its templates are built once per session."""
+    made = Databases(tmp_path_factory.mktemp("templates"), ADMIN_URL)
+    yield made
+    made.close()
 
-    def drop() -> None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
+def new_database_url(
+    backend: str,
+    request: pytest.FixtureRequest,
+    tmp_path,
+    template: Template | None = None,
+) -> str:
+    """A URL of a new database, empty or a copy of ``template`` (e.g.
+    ``databases.seeded``), dropped when the test (or module, or session) ends."""
+    admin = request.getfixturevalue("postgres_admin") if backend != "sqlite" else None
+    made = request.getfixturevalue("databases")
+    url, drop = made.new(backend, tmp_path, admin, template)
     request.addfinalizer(drop)
-    return make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    return url
 
 
 @pytest.fixture(params=BACKENDS)
 def fresh_url(request, tmp_path) -> str:
     """An empty database of each backend, for one test."""
     return new_database_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=BACKENDS)
+def seeded_url(request, tmp_path) -> str:
+    """A seeded catalog of each backend (nothing computed), for one test: a
+    copy of one seeded per session."""
+    return new_database_url(request.param, request, tmp_path, seeded)
 
 
 @pytest.fixture(scope="session", params=BACKENDS)
@@ -91,14 +103,8 @@ def engine(request, tmp_path_factory):
 def maker(engine) -> Iterator[sessionmaker[Session]]:
     """Sessions inside one outer transaction that is rolled back afterwards:
     their commits only release savepoints."""
-    with engine.connect() as connection:
-        outer = connection.begin()
-        yield sessionmaker(
-            bind=connection,
-            join_transaction_mode="create_savepoint",
-            expire_on_commit=False,
-        )
-        outer.rollback()
+    with rolled_back(engine) as sessions:
+        yield sessions
 
 
 @pytest.fixture

@@ -5,7 +5,10 @@ The second test builds a venv of its own and installs a copy of the checkout
 into it twice (``pip install .``, then ``pip install -e .``), as a user who
 runs the README's first command and then its second does. It runs in CI like
 every test; the dependencies come from the venv running the tests (a ``.pth``
-line), so only the catalog itself and its build backend are installed.
+line), so only the catalog itself is installed. That venv also lends pip and
+the build backend: the new venv is made without pip (``ensurepip`` took a
+third of the test) and builds without isolation, ``--check-build-dependencies``
+checking that the backend lent satisfies ``[build-system] requires``.
 """
 
 from __future__ import annotations
@@ -72,11 +75,14 @@ def _copy_checkout(target: Path) -> Path:
     return target
 
 
+NO_ISOLATION = ("--no-build-isolation", "--check-build-dependencies")
+
+
 @pytest.mark.packaging
 def test_install_then_editable_install_in_the_same_venv(tmp_path):
     source = _copy_checkout(tmp_path / "checkout")
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     python = venv / "bin" / "python"
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
@@ -84,7 +90,7 @@ def test_install_then_editable_install_in_the_same_venv(tmp_path):
         capture_output=True,
         text=True,
     ).stdout.strip()
-    # The dependencies: those of the venv running the tests.
+    # The dependencies, pip and setuptools: those of the venv running the tests.
     (Path(site) / "outer.pth").write_text(sysconfig.get_path("purelib") + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("WYTHOFF_")}
     env.pop("PYTHONPATH", None)
@@ -106,7 +112,7 @@ def test_install_then_editable_install_in_the_same_venv(tmp_path):
         return done.stdout
 
     def install(*how: str) -> None:
-        run(python, "-m", "pip", "install", "-q", "--no-deps", *how)
+        run(python, "-m", "pip", "install", "-q", "--no-deps", *NO_ISOLATION, *how)
 
     def where() -> Path:
         out = run(python, "-I", "-c", "import catalog; print(catalog.__file__)")

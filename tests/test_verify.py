@@ -14,15 +14,28 @@ from catalog.cli.main import cli
 from catalog.config import Settings
 from catalog.store import repository as repo
 from catalog.store.models import Invariants, PositionChunk
+from tests.conftest import BACKENDS, new_database_url
 
 
-@pytest.fixture
-def store(fresh_url):
-    store = service.Store(Settings.load(fresh_url))
+def computed(url):
+    """The seeds, five of them computed to 300 with their invariants."""
+    store = service.Store(Settings.load(url))
     service.seed(store)
     for wid in ("W000001", "W000004", "W000016", "W000017", "W000022"):
         service.compute(store, wid, 300)
         service.show(store, wid)  # stores the invariants
+    store.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def catalog_url(request, tmp_path):
+    """A copy of the catalog ``computed`` built once per session."""
+    return new_database_url(request.param, request, tmp_path, computed)
+
+
+@pytest.fixture
+def store(catalog_url):
+    store = service.Store(Settings.load(catalog_url))
     yield store
     store.dispose()
 
@@ -32,8 +45,8 @@ def checks(store, wid):
     return entry["checks"]
 
 
-def test_a_clean_catalog_passes(store, runner, fresh_url):
-    result = runner.invoke(cli, ["verify", "--json", "--db", fresh_url])
+def test_a_clean_catalog_passes(store, runner, catalog_url):
+    result = runner.invoke(cli, ["verify", "--json", "--db", catalog_url])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["ok"] and len(doc["entries"]) == 25
@@ -67,7 +80,7 @@ def replace_positions(store, number, change):
 
 
 def test_wrong_positions_fail_recomputed_reference_and_independence(
-    store, runner, fresh_url
+    store, runner, catalog_url
 ):
     def add_one(positions):  # (1, 1): on the diagonal of (0, 0)
         out = np.concatenate([positions, [[1, 1]]])
@@ -81,7 +94,7 @@ def test_wrong_positions_fail_recomputed_reference_and_independence(
         "failed: (1, 2) can move along the ray (0, 1) to a P-position"
     )
     assert found["symmetric"] == "ok" and found["chunks"] == "ok"
-    result = runner.invoke(cli, ["verify", "W000001", "W000004", "--db", fresh_url])
+    result = runner.invoke(cli, ["verify", "W000001", "W000004", "--db", catalog_url])
     assert result.exit_code == 1
     assert "W000001  FAILED" in result.stdout and "W000004  ok" in result.stdout
     assert result.stdout.rstrip().endswith("some checks FAILED")

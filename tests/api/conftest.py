@@ -8,21 +8,23 @@ from werkzeug.serving import make_server
 from catalog import service
 from catalog.api import create_app
 from tests.conftest import BACKENDS, new_database_url
+from tests.databases import seeded
 
 LIMITS = {"INLINE_SECONDS": 2, "TESTING": True}
 
 
-def make_app(url, **config):
+def make_app(url, seed=True, **config):
     app = create_app({"DATABASE_URL": url, **LIMITS, **config})
-    service.seed(app.extensions["catalog"])
+    if seed:
+        service.seed(app.extensions["catalog"])
     return app
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def app(request, tmp_path_factory):
     """A seeded catalog, shared by a module's tests (they only read)."""
-    url = new_database_url(request.param, request, tmp_path_factory.mktemp("api"))
-    app = make_app(url)
+    folder = tmp_path_factory.mktemp("api")
+    app = make_app(new_database_url(request.param, request, folder, seeded), False)
     yield app
     app.extensions["catalog"].dispose()
 
@@ -46,8 +48,8 @@ def serve(app):
 
 
 @pytest.fixture
-def fresh_app(fresh_url):
+def fresh_app(seeded_url):
     """A seeded catalog of its own, for tests that write."""
-    app = make_app(fresh_url, INLINE_SECONDS=10)
+    app = make_app(seeded_url, False, INLINE_SECONDS=10)
     yield app
     app.extensions["catalog"].dispose()

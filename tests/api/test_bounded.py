@@ -26,9 +26,9 @@ def game(wid):
 
 
 @pytest.fixture
-def small_app(fresh_url):
+def small_app(seeded_url):
     """A catalog with a small budget and a short claim wait."""
-    app = make_app(fresh_url, INLINE_SECONDS=0.5, CLAIM_WAIT_SECONDS=0.3)
+    app = make_app(seeded_url, False, INLINE_SECONDS=0.5, CLAIM_WAIT_SECONDS=0.3)
     yield app
     app.extensions["catalog"].dispose()
 

@@ -3,13 +3,16 @@
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.engine import make_url
 
 from catalog import p_positions
 from catalog.cli.main import cli
@@ -20,18 +23,28 @@ from catalog.store.seed import read_seed, seed_dir
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
 
-@pytest.fixture
-def wythoff(runner, fresh_url):
+def command(runner, url):
     """Run ``wythoff … --json --db URL``; return (exit code, parsed stdout, stderr)."""
 
     def run(*args):
-        command, *rest = args
-        result = runner.invoke(cli, [command, "--json", "--db", fresh_url, *rest])
+        name, *rest = args
+        result = runner.invoke(cli, [name, "--json", "--db", url, *rest])
         out = json.loads(result.stdout) if result.exit_code == 0 else None
         return result.exit_code, out, result.stderr
 
-    run.url = fresh_url
+    run.url = url
     return run
+
+
+@pytest.fixture
+def wythoff(runner, fresh_url):
+    return command(runner, fresh_url)
+
+
+@pytest.fixture
+def seeded(runner, seeded_url):
+    """``wythoff`` on a copy of a catalog seeded as by ``seed --n 0``."""
+    return command(runner, seeded_url)
 
 
 def count_entries(url):
@@ -44,57 +57,56 @@ def count_entries(url):
 
 
 def test_seed_twice_adds_nothing_the_second_time(wythoff):
-    code, first, _ = wythoff("seed", "--n", "50")
+    # Small n: computing during the seed is tested with the export below.
+    code, first, _ = wythoff("seed", "--n", "20")
     assert code == 0 and len(first["added"]) >= 20
-    code, second, _ = wythoff("seed")
+    code, second, _ = wythoff("seed", "--n", "20")
     assert code == 0
     assert second["added"] == [] and second["unchanged"] == first["added"]
 
 
-def test_add_returns_the_existing_entry(wythoff):
-    wythoff("seed", "--n", "0")
+def test_add_returns_the_existing_entry(seeded):
     shuffled = json.dumps({"rays": [[1, 1], [0, 1], [1, 0], [0, 1], [1, 0]]})
-    assert wythoff("add", "--definition", shuffled)[1] == {
+    assert seeded("add", "--definition", shuffled)[1] == {
         "id": "W000001",
         "created": False,
     }
-    code, added, _ = wythoff("add", "--definition", '{"rays": [[1, 2]]}', "--name", "x")
+    code, added, _ = seeded("add", "--definition", '{"rays": [[1, 2]]}', "--name", "x")
     assert code == 0 and added["created"] is True
-    assert wythoff("add", "--definition", '{"rays": [[1,2]]}')[1] == {
+    assert seeded("add", "--definition", '{"rays": [[1,2]]}')[1] == {
         **added,
         "created": False,
     }
 
 
-def test_show_positions_is_p_compute(wythoff):
-    wythoff("seed", "--n", "0")
-    code, shown, _ = wythoff("show", "W000002")
+def test_show_positions_is_p_compute(seeded):
+    code, shown, _ = seeded("show", "W000002")
     assert code == 0
     assert shown["id"] == "W000002" and shown["definition"]["alter"]["N"] == [[0, 0]]
     assert {"offset", "defects", "saturation_column", "xrefs"} <= set(shown)
-    code, doc, _ = wythoff("positions", "W000001", "--n", "50")
+    code, doc, _ = seeded("positions", "W000001", "--n", "50")
     assert doc == {
         "id": "W000001",
         "n": 50,
         "positions": p_positions(WYTHOFF, 50).tolist(),
     }
-    assert wythoff("is-p", "W000001", "3", "5")[1] == {
+    assert seeded("is-p", "W000001", "3", "5")[1] == {
         "id": "W000001",
         "position": [3, 5],
         "outcome": "P",
         "move_to": None,
     }
-    code, doc, _ = wythoff("is-p", "W000001", "10", "20")
+    code, doc, _ = seeded("is-p", "W000001", "10", "20")
     assert doc["outcome"] == "N" and tuple(doc["move_to"]) in {(10, 6), (6, 10)} | {
         tuple(p) for p in p_positions(WYTHOFF, 21).tolist()
     }
-    code, doc, _ = wythoff("compute", "W000004", "--n", "300")
+    code, doc, _ = seeded("compute", "W000004", "--n", "300")
     assert doc == {
         "id": "W000004",
         "n": 300,
         "count": len(p_positions({**WYTHOFF, "moves": [[1, 2], [2, 1]]}, 300)),
     }
-    code, listed, _ = wythoff("list", "--keyword", "maharaja")
+    code, listed, _ = seeded("list", "--keyword", "maharaja")
     assert "W000004" in [e["id"] for e in listed["entries"]]
 
 
@@ -136,23 +148,45 @@ def test_export_formats(runner, fresh_url):
         (["is-p", "W000001", "--", "5", "-1"], "y: must be non-negative"),
     ],
 )
-def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
-    wythoff("seed", "--n", "0")
-    before = count_entries(wythoff.url)
-    code, _, err = wythoff(*args)
+def test_bad_input_is_one_line_and_writes_nothing(seeded, args, message):
+    before = count_entries(seeded.url)
+    code, _, err = seeded(*args)
     assert code != 0
     assert message in err and err.count("\n") == 1
-    assert count_entries(wythoff.url) == before
+    assert count_entries(seeded.url) == before
+
+
+@contextmanager
+def writes_blocked(url):
+    """Hold the database's write lock (SQLite) or a lock on the chunk table
+    that every chunk's insert waits for (PostgreSQL)."""
+    if url.startswith("sqlite"):
+        holder = sqlite3.connect(make_url(url).database, timeout=60)
+        holder.isolation_level = None
+        holder.execute("BEGIN IMMEDIATE")
+        yield
+        holder.execute("ROLLBACK")
+        holder.close()
+        return
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        conn.execute(text(f"LOCK TABLE {PositionChunk.__tablename__} IN SHARE MODE"))
+        yield
+        conn.rollback()
+    engine.dispose()
 
 
 def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
+    """Killed while waiting to write a chunk, after three were written: the
+    writes are blocked before the kill, so a fast machine cannot finish the
+    fill first, and no deadline fails a slow one."""
     env = {
         **os.environ,
         "WYTHOFF_DATABASE_URL": fresh_url,
         "WYTHOFF_CHUNK_COLUMNS": "500",
     }
     subprocess.run(
-        [sys.executable, "-m", "catalog.cli", "seed"],
+        [sys.executable, "-m", "catalog.cli", "seed", "--n", "0"],
         env=env,
         check=True,
         capture_output=True,
@@ -164,18 +198,20 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         stderr=subprocess.DEVNULL,
     )
     engine = make_engine(fresh_url)
+    bound_of_1 = select(Extent.x_bound).where(Extent.entry_id == 1)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
+        while True:
+            assert proc.poll() is None, "the fill stopped before its third chunk"
             with engine.connect() as conn:
-                bound = conn.scalar(select(Extent.x_bound).where(Extent.entry_id == 1))
+                bound = conn.scalar(bound_of_1)
             if bound and bound >= 1500:
                 break
             time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        with writes_blocked(fresh_url):
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
         with engine.connect() as conn:
-            bound = conn.scalar(select(Extent.x_bound).where(Extent.entry_id == 1))
+            bound = conn.scalar(bound_of_1)
             edges = conn.execute(
                 select(PositionChunk.x0, PositionChunk.x1)
                 .where(PositionChunk.entry_id == 1)
@@ -184,6 +220,8 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         assert 1500 <= bound < 200000
         assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
     finally:
+        proc.kill()
+        proc.wait()
         engine.dispose()
     done = subprocess.run(
         [
@@ -203,10 +241,9 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
     assert json.loads(done.stdout)["positions"] == p_positions(WYTHOFF, 3000).tolist()
 
 
-def test_is_p_on_wythoff_far_out(wythoff):
-    wythoff("seed", "--n", "0")
+def test_is_p_on_wythoff_far_out(seeded):
     x, y = 10**30, 10**30 + 12345
-    code, doc, _ = wythoff("is-p", "W000001", str(x), str(y))
+    code, doc, _ = seeded("is-p", "W000001", str(x), str(y))
     assert code == 0 and doc["outcome"] == "N"
     a, b = doc["move_to"]
     # Onto (a_k, b_k) with k = y - x: the same number taken from both piles.
@@ -229,18 +266,17 @@ def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
     assert shown["xrefs"] == ["W000001", "W000023", "W000024"]
 
 
-def test_grundy_command(wythoff, runner):
-    wythoff("seed", "--n", "0")
-    code, doc, _ = wythoff("grundy", "W000001", "--n", "4")
+def test_grundy_command(seeded, runner):
+    code, doc, _ = seeded("grundy", "W000001", "--n", "4")
     assert code == 0 and doc == {
         "id": "W000001",
         "n": 4,
         "grundy": [[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 6]],
     }
-    code, _, err = wythoff("grundy", "W000002", "--n", "4")
+    code, _, err = seeded("grundy", "W000002", "--n", "4")
     assert code != 0 and "W000002 has alterations" in err and err.count("\n") == 1
     # Without --json: a line per x.
-    text = runner.invoke(cli, ["grundy", "W000001", "--n", "3", "--db", wythoff.url])
+    text = runner.invoke(cli, ["grundy", "W000001", "--n", "3", "--db", seeded.url])
     assert text.exit_code == 0 and text.stdout.splitlines() == [
         "W000001: Grundy values for x, y < 3, line x lists y = 0..2",
         "0 1 2",
@@ -249,12 +285,11 @@ def test_grundy_command(wythoff, runner):
     ]
 
 
-def test_compute_waits_for_another_process_claim_and_says_so(wythoff):
+def test_compute_waits_for_another_process_claim_and_says_so(seeded):
     from catalog.store.fill import worker_name
     from catalog.store.models import Job, utcnow
 
-    assert wythoff("seed", "--n", "0")[0] == 0
-    engine = make_engine(wythoff.url)
+    engine = make_engine(seeded.url)
     now = utcnow()
     with engine.begin() as conn:
         conn.execute(
@@ -278,7 +313,7 @@ def test_compute_waits_for_another_process_claim_and_says_so(wythoff):
     thread = threading.Thread(target=release)
     thread.start()
     try:
-        code, out, err = wythoff("compute", "W000004", "--n", "300")
+        code, out, err = seeded("compute", "W000004", "--n", "300")
     finally:
         thread.join()
         engine.dispose()

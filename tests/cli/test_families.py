@@ -13,21 +13,31 @@ from catalog.families import load_families
 from tests.cli.test_cli import count_entries
 
 
-@pytest.fixture
-def wythoff(runner, fresh_url):
+def command(runner, url):
     """Run ``wythoff … --db URL`` (``--json`` unless ``text=True``)."""
 
     def run(*args, text=False):
-        command, *rest = args
-        flags = ["--db", fresh_url] + ([] if text else ["--json"])
-        result = runner.invoke(cli, [command, *flags, *rest])
+        name, *rest = args
+        flags = ["--db", url] + ([] if text else ["--json"])
+        result = runner.invoke(cli, [name, *flags, *rest])
         out = result.stdout
         if result.exit_code == 0 and not text:
             out = json.loads(out)
         return result.exit_code, out, result.stderr
 
-    run.url = fresh_url
+    run.url = url
     return run
+
+
+@pytest.fixture
+def wythoff(runner, fresh_url):
+    return command(runner, fresh_url)
+
+
+@pytest.fixture
+def seeded(runner, seeded_url):
+    """``wythoff`` on a copy of a catalog seeded as by ``seed --n 0``."""
+    return command(runner, seeded_url)
 
 
 @pytest.fixture(scope="module")
@@ -133,10 +143,9 @@ BAD = [
 
 
 @pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_bad_input_is_one_line_and_writes_nothing(wythoff, args, message):
-    wythoff("seed", "--n", "0")
-    before = count_entries(wythoff.url)
-    code, _, err = wythoff(*args)
+def test_bad_input_is_one_line_and_writes_nothing(seeded, args, message):
+    before = count_entries(seeded.url)
+    code, _, err = seeded(*args)
     assert code != 0
     assert err.count("\n") == 1 and message in err
-    assert count_entries(wythoff.url) == before
+    assert count_entries(seeded.url) == before

@@ -14,14 +14,13 @@ from catalog.store.seed import read_seed, seed_dir
 from tests.papers import HST, MAHARAJA_27_35, legal
 
 
-@pytest.fixture
-def wythoff(runner, fresh_url):
+def command(runner, url):
     """Run ``wythoff … --json --db URL``; return (exit code, parsed stdout, stderr)."""
 
     def run(*args, as_json=True):
-        command, *rest = args
+        name, *rest = args
         flags = ["--json"] if as_json else []
-        result = runner.invoke(cli, [command, *flags, "--db", fresh_url, *rest])
+        result = runner.invoke(cli, [name, *flags, "--db", url, *rest])
         out = result.stdout
         if as_json and result.exit_code == 0:
             out = json.loads(out)
@@ -31,9 +30,14 @@ def wythoff(runner, fresh_url):
 
 
 @pytest.fixture
-def seeded(wythoff):
-    assert wythoff("seed", "--n", "0")[0] == 0
-    return wythoff
+def wythoff(runner, fresh_url):
+    return command(runner, fresh_url)
+
+
+@pytest.fixture
+def seeded(runner, seeded_url):
+    """``wythoff`` on a copy of a catalog seeded as by ``seed --n 0``."""
+    return command(runner, seeded_url)
 
 
 @pytest.mark.parametrize(

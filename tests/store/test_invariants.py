@@ -15,9 +15,8 @@ from catalog.store.seed import seed_dir
 
 
 @pytest.fixture
-def store(fresh_url):
-    store = service.Store(Settings.load(fresh_url))
-    service.seed(store)
+def store(seeded_url):
+    store = service.Store(Settings.load(seeded_url))
     yield store
     store.dispose()
 

@@ -8,24 +8,40 @@ from sqlalchemy import select
 from catalog import p_positions
 from catalog.games.definition import canonicalize
 from catalog.store import search
+from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.derived import read_sequences
 from catalog.store.entries import add_entry
 from catalog.store.fill import fill
 from catalog.store.ids import format_id
 from catalog.store.models import Entry
 from catalog.store.seed import load_seeds, read_seed, seed_dir
+from tests.conftest import BACKENDS, new_database_url
+from tests.databases import rolled_back
 
 MAHARAJA = read_seed(seed_dir() / "W000004.json")["definition"]
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
 
-@pytest.fixture
-def catalog_maker(maker):
+@pytest.fixture(scope="module", params=BACKENDS)
+def catalog_engine(request, tmp_path_factory):
+    """The seeds, five of them filled to 1200: built once per module."""
+    folder = tmp_path_factory.mktemp("search")
+    engine = make_engine(new_database_url(request.param, request, folder))
+    upgrade_to_head(engine)
+    maker = make_sessionmaker(engine)
     with maker.begin() as session:
         load_seeds(session)
     for number in (1, 4, 2, 22, 24):
         fill(maker, number, 1200)
-    return maker
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def catalog_maker(catalog_engine):
+    """Sessions on that catalog whose writes are rolled back after the test."""
+    with rolled_back(catalog_engine) as maker:
+        yield maker
 
 
 def run(maker, text, offset=0, limit=50):
