@@ -44,44 +44,13 @@ from math import gcd
 import numpy as np
 
 from catalog.compute.jit import njit
+from catalog.compute.kernel import _contains, _find, _line
 from catalog.games.definition import Definition, DefinitionError, lcm
 
 INF = np.iinfo(np.int64).max
 NEG = np.iinfo(np.int64).min
 #: Status codes of :func:`_sweep`.
 OK, NEED_LINES, NEED_OUTPUT = 0, 1, 2
-
-
-# Copied from kernel.py rather than imported, so that either module can change
-# its own helpers.
-@njit(cache=True)
-def _find(parent, base, idx):
-    root = idx
-    while parent[base + root] != root:
-        root = parent[base + root]
-    while parent[base + idx] != root:
-        nxt = parent[base + idx]
-        parent[base + idx] = root
-        idx = nxt
-    return root
-
-
-@njit(cache=True)
-def _line(x, y, p, q, g, off):
-    return (y * p - x * q) * g + (x // p) % g + off
-
-
-@njit(cache=True)
-def _contains(values, lo, hi, y):
-    """Is y in the sorted slice values[lo:hi]?"""
-    end = hi
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if values[mid] < y:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < end and values[lo] == y
 
 
 @njit(cache=True)
