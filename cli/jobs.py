@@ -97,7 +97,9 @@ def register(cli: click.Group) -> None:
         committed with a heartbeat) and the entry's invariants, repeat.
         SIGTERM or Ctrl-C: finish the current chunk, put the job back, exit 0.
         A job whose worker died is taken over within the lease (45 s)."""
-        store.engine  # noqa: B018  (migrate once, before any worker starts)
+        from catalog.service import jobs
+
+        jobs.connect(store)  # migrate once, before any worker starts
         if processes > 1:
             return _processes(store, processes, once, max_idle)
         return _work(store, once, max_idle)

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds an idle worker waits before it looks at the queue again.
 POLL_SECONDS = 0.5
+#: How long a starting worker waits for its database before giving up.
+CONNECT_SECONDS = 60.0
 
 
 def enqueue(
@@ -75,6 +77,24 @@ def cancel(store: Store, job_id: int) -> dict[str, Any]:
         return queue.document(session, found)
 
 
+def connect(store: Store, patience: float = CONNECT_SECONDS) -> None:
+    """Open (and migrate) the store, retrying for up to ``patience`` seconds
+    while the database is down or drops the connection (a worker starting
+    beside a restarting database); then the error is the user's."""
+    pause = POLL_SECONDS
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            store.engine  # noqa: B018  (migrates once, before any job)
+            return
+        except DatabaseUnavailable as exc:
+            if time.monotonic() + pause > deadline:
+                raise
+            log.warning("database not reachable, retrying in %.0f s: %s", pause, exc)
+            time.sleep(pause)
+            pause = min(10.0, pause * 2)
+
+
 def work(
     store: Store,
     *,
@@ -108,7 +128,14 @@ def work(
                 break
             _sleep(poll, stopping)
             continue
-        counts[run(store, claimed, stopping, lease, backoff)] += 1
+        try:
+            counts[run(store, claimed, stopping, lease, backoff)] += 1
+        except DatabaseUnavailable as exc:
+            # Lost while recording how the job ended (release, retry): the
+            # claim stays ours and is resumed, or taken over after the lease.
+            log.warning("job %d: database lost (%s); resuming", claimed.id, exc)
+            counts["lost"] += 1
+            _sleep(pause, stopping)
         idle_since = time.monotonic()
         if once:
             break
