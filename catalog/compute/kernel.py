@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import gcd
+from typing import Any
 
 import numpy as np
 
@@ -344,16 +345,8 @@ class KernelSweep:
     def resume(
         cls, game: Definition, positions: np.ndarray, x_bound: int
     ) -> KernelSweep:
-        positions = np.asarray(positions, dtype=np.int64).reshape(-1, 2)
         sweep = cls(game, x_cap=max(1024, x_bound))
-        counts = np.bincount(positions[:, 0], minlength=x_bound)[:x_bound]
-        sweep.col_start[1 : x_bound + 1] = np.cumsum(counts)
-        sweep.out_y = positions[:, 1].copy()
-        sweep.n_out = len(positions)
-        sweep.x = x_bound
-        top = int(positions[:, 1].max()) + 1 if len(positions) else 0
-        sweep._layout(sweep.x_cap, max(sweep.y_cap, 2 * top))
-        return sweep
+        return load_columns(sweep, positions, x_bound)
 
     def advance(
         self,
@@ -426,3 +419,19 @@ class KernelSweep:
                 self._layout(self.x_cap, 2 * self.y_cap)
             elif status == NEED_OUTPUT:
                 self._grow_output(2 * self.out_y.size + 64)
+
+
+def load_columns(sweep: Any, positions: np.ndarray, x_bound: int) -> Any:
+    """Put the stored columns below ``x_bound`` (every P-position of them,
+    ``positions`` of shape (k, 2)) into a new sweep, so that it continues at
+    column ``x_bound``; :class:`KernelSweep` and the sweeps of
+    :mod:`catalog.compute.special_kernel` share this layout."""
+    positions = np.asarray(positions, dtype=np.int64).reshape(-1, 2)
+    counts = np.bincount(positions[:, 0], minlength=x_bound)[:x_bound]
+    sweep.col_start[1 : x_bound + 1] = np.cumsum(counts)
+    sweep.out_y = positions[:, 1].copy()
+    sweep.n_out = len(positions)
+    sweep.x = x_bound
+    top = int(positions[:, 1].max()) + 1 if len(positions) else 0
+    sweep._layout(sweep.x_cap, max(sweep.y_cap, 2 * top))
+    return sweep

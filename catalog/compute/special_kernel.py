@@ -44,7 +44,7 @@ from math import gcd
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _find, _line
+from catalog.compute.kernel import _contains, _find, _line, load_columns
 from catalog.games.definition import Definition, DefinitionError, lcm
 
 INF = np.iinfo(np.int64).max
@@ -525,16 +525,8 @@ class GeneralSweep:
     ) -> GeneralSweep:
         """A sweep that continues at column ``x_bound`` after ``positions``
         (every P-position of the columns below it, rows below ``height``)."""
-        positions = np.asarray(positions, dtype=np.int64).reshape(-1, 2)
         sweep = cls(game, height, x_cap=max(1024, x_bound))
-        counts = np.bincount(positions[:, 0], minlength=x_bound)[:x_bound]
-        sweep.col_start[1 : x_bound + 1] = np.cumsum(counts)
-        sweep.out_y = positions[:, 1].copy()
-        sweep.n_out = len(positions)
-        sweep.x = x_bound
-        top = int(positions[:, 1].max()) + 1 if len(positions) else 0
-        sweep._layout(sweep.x_cap, max(sweep.y_cap, 2 * top))
-        return sweep
+        return load_columns(sweep, positions, x_bound)
 
     def advance(
         self,
