@@ -195,23 +195,18 @@ def _positions_figure(
     instead when the request may not do that much work."""
     cfg = current_app.config
     try:
-        page = service.positions_page(
-            _store(),
-            wid,
-            n,
-            (0, 0),
-            cfg["MAX_PLOT_POINTS"],
+        _, found, after = service.positions_window(
+            _store(), wid, n, (0, 0), cfg["MAX_PLOT_POINTS"]
         )
     except CatalogError as exc:
         if exc.status < 422:
             raise
         return [], None, f"The P-positions up to {n} are not drawn: {exc}"
-    found = np.array(page["positions"], dtype=np.int64).reshape(-1, 2)
     caption = (
         f"The {len(found)} P-positions with x, y < {n}, with the lines y = φx "
         "and y = x/φ."
     )
-    if page["next"]:
+    if after is not None:
         caption += f" Only the first {len(found)} are drawn; the window has more."
     picture = svg.positions_plot(found, n, "this game")
     return [{"svg": picture, "caption": caption}], found, None

@@ -40,8 +40,11 @@ def boxes(cells: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
     cells left over: the same set, as a person would write it."""
     if not cells:
         return [], []
-    found = np.unique(np.array(cells, dtype=np.int64).reshape(-1, 2), axis=0)
+    found = np.array(cells, dtype=np.int64).reshape(-1, 2)
     x, y = found[:, 0], found[:, 1]
+    if not _increasing(x, y):  # a canonical definition's cells already are
+        found = np.unique(found, axis=0)
+        x, y = found[:, 0], found[:, 1]
     # A run starts where the column changes or the row is not the next one.
     starts = np.flatnonzero(np.r_[True, (np.diff(x) != 0) | (np.diff(y) != 1)])
     lengths = np.diff(np.r_[starts, len(found)])
@@ -68,6 +71,12 @@ def boxes(cells: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
     done.sort()
     single = [[x0, y0] for x0, y0, w, h in done if w == h == 1]
     return [b for b in done if b[2] * b[3] > 1], single
+
+
+def _increasing(x: np.ndarray, y: np.ndarray) -> bool:
+    """Are the cells (x, y) strictly increasing, by x then y?"""
+    dx, dy = np.diff(x), np.diff(y)
+    return bool(((dx > 0) | ((dx == 0) & (dy > 0))).all())
 
 
 def as_input(definition: dict[str, Any]) -> dict[str, Any]:

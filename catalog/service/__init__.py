@@ -35,6 +35,7 @@ from catalog.service.positions import (
     is_p,
     positions,
     positions_page,
+    positions_window,
     work_needed,
 )
 from catalog.service.sequences import (
@@ -76,6 +77,7 @@ __all__ = [
     "oeis",
     "positions",
     "positions_page",
+    "positions_window",
     "reindex",
     "search",
     "seed_families",

@@ -102,6 +102,24 @@ def positions_page(
     A stored range is read with one light query for the extent and one for
     the chunks' metadata (chunks themselves come from the process's cache).
     """
+    number, page, after = positions_window(store, wid, n, start, limit)
+    return {
+        "id": format_id(number),
+        "n": n,
+        "positions": page.tolist(),
+        "next": list(after) if after else None,
+    }
+
+
+def positions_window(
+    store: Store,
+    wid: str,
+    n: int,
+    start: tuple[int, int] = (0, 0),
+    limit: int = 10_000,
+) -> tuple[int, np.ndarray, tuple[int, int] | None]:
+    """:func:`positions_page` as arrays, for pictures: the entry's number,
+    the page's positions as a (k, 2) array and where the next page starts."""
     number = entry_number(store, wid)
     with store.sessions() as session:
         if repo.covers(session, number, n):
@@ -112,12 +130,7 @@ def positions_page(
         _filled(store, wid, n)
         with store.sessions() as session:
             page, after = repo.read_page(session, number, n, start, limit, store.cache)
-    return {
-        "id": format_id(number),
-        "n": n,
-        "positions": page.tolist(),
-        "next": list(after) if after else None,
-    }
+    return number, page, after
 
 
 def grundy_values(store: Store, wid: str, n: int) -> tuple[str, np.ndarray]:
