@@ -39,6 +39,7 @@ from math import isqrt
 
 import numpy as np
 
+from catalog.compute import worddescent
 from catalog.compute.dictionary import column_values
 from catalog.games.definition import Vector
 
@@ -46,8 +47,9 @@ Cell = tuple[int, int]
 Word = tuple[int, int, str]  # (start column s, zeros of B before s, the word)
 
 #: Bits written out at set-up, past the table's prefix, by running the
-#: dictionary process itself (about 0.2 s; positions below are plain lookups).
-BASE_BITS = 1 << 20
+#: dictionary process itself (positions below are plain lookups; above, the
+#: descent of :mod:`catalog.compute.worddescent` takes some 50 µs at 10^18).
+BASE_BITS = 1 << 16
 
 
 class NotADictionary(ValueError):
@@ -178,6 +180,7 @@ class WordFarOut:
                     dev.append(y - i - zeros_before)
                     zeros_before += 1
         self.dev_min, self.dev_max = min(dev), max(dev)
+        self.descent = worddescent.build(self)
 
     # -- set-up: the process written out ---------------------------------
 
@@ -306,16 +309,31 @@ class WordFarOut:
                 return lower, window
             left, right = 2 * left, 2 * right  # too narrow: widen, go again
 
+    def find(self, p: int) -> tuple[Word, Word]:
+        """The word holding column p ≥ s_0, and the word whose translate
+        holds position p ≥ T of the bit-string: each as (start, zeros
+        before it, word). Written out, then down the levels (the descent's
+        tables), and past them through :meth:`windows`."""
+        if p < self.read:
+            i = bisect_right(self.start_list, p) - 1
+            k = bisect_right(self.t_list, p) - 1
+            return self._listed(i), self._listed(k)
+        found = self.descent.locate(p) if self.descent is not None else None
+        if found is None:
+            lower, upper = self.windows(p)
+            return _holding(upper, p), self._source_in(lower, p)
+        return found
+
+    def _listed(self, i: int) -> Word:
+        return self.start_list[i], self.zero_list[i], self.words[i]
+
     def word_at(self, p: int) -> Word:
         """The word holding column p ≥ s_0: (start, zeros before it, word)."""
-        return _holding(self.windows(p)[1], p)
+        return self.find(p)[0]
 
     def source(self, p: int) -> Word:
         """The word whose translate holds position p ≥ T of the bit-string."""
-        if p < len(self.bits):
-            i = bisect_right(self.t_list, p) - 1
-            return self.start_list[i], self.zero_list[i], self.words[i]
-        return self._source_in(self.windows(p)[0], p)
+        return self.find(p)[1]
 
     def _source_in(self, lower: list[Word], p: int) -> Word:
         for s, z, w in lower:
@@ -325,11 +343,11 @@ class WordFarOut:
 
     # -- the bit-string --------------------------------------------------
 
-    def bit(self, p: int, lower: list[Word] | None = None) -> int:
+    def bit(self, p: int) -> int:
         if p < len(self.bits):
             return int(self.bits[p])
-        s, z, w = self._source_in(lower, p) if lower else self.source(p)
-        return int(self.book[w].translate[p - s - z])
+        s, _, w = self.word_at(p)
+        return int(w[p - s])
 
     def select0(self, n: int) -> int:
         """The column of the n-th upper P-position a_n (n = 0, 1, …)."""
@@ -346,15 +364,9 @@ class WordFarOut:
         """The row of the P-position in column x (one per column)."""
         if x < len(self.head):
             return [int(self.head[x])]
-        if x < len(self.bits) and x < self.read:
-            lower: list[Word] = []
-            upper: list[Word] = []
-        else:
-            lower, upper = self.windows(x)
-        if self.bit(x, lower) == 1:  # row x holds the upper P-position of a column
-            s, z, w = self._source_in(lower, x) if lower else self.source(x)
-            return [s + self.book[w].columns[x - s - z]]
-        s, z, w = _holding(upper, x) if upper else self.word_at(x)
+        (s, z, w), (ts, tz, tw) = self.find(x)
+        if w[x - s] == "1":  # row x holds the upper P-position of a column
+            return [ts + self.book[tw].columns[x - ts - tz]]
         return [s + z + self.book[w].rows[x - s]]
 
     def row(self, y: int) -> list[int]:
