@@ -47,7 +47,7 @@ Located = tuple[Word, Word]
 #: queries return None (the window method answers them).
 MAX_LEVELS = 480
 #: The contexts tried, in words; None past the last.
-CONTEXTS = (24, 40, 64)
+CONTEXTS = (40, 64)
 PHI = (1 + 5**0.5) / 2
 LOG_PHI = log(PHI)
 #: Words of the written-out parse the descent may start from.

@@ -31,7 +31,6 @@ O(1) words, each on integers of O(log p) digits.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -89,11 +88,12 @@ def local_translation(word: str, moves: Iterable[Vector]) -> Translation:
     used_rows: set[int] = set()
     used_diagonals: set[int] = set()
     rows = []
+    free = 0  # the least diagonal not used yet: every y - i below it is taken
     for i, bit in enumerate(word):
         if bit == "1":
             rows.append(-1)
             continue
-        y = i
+        y = i + free
         while (
             y in used_rows
             or y - i in used_diagonals
@@ -103,6 +103,8 @@ def local_translation(word: str, moves: Iterable[Vector]) -> Translation:
         placed[i] = y
         used_rows.add(y)
         used_diagonals.add(y - i)
+        while free in used_diagonals:
+            free += 1
         rows.append(y)
     m, zeros = len(word), word.count("0")
     if used_diagonals != set(range(zeros)) or any(y >= m + zeros for y in used_rows):
@@ -186,14 +188,12 @@ class WordFarOut:
 
     def _write(self, prefix: str, size: int) -> None:
         """Run the dictionary process from s_0 until ``size`` bits are known."""
-        pattern = re.compile("|".join(sorted(self.book, key=len, reverse=True)))
         tr = {w: t.translate for w, t in self.book.items()}
         bits, read, parsed = prefix, self.s0, []
         while len(bits) < size:
-            segment = bits[read:]
-            found = pattern.findall(segment)
+            found = _parse(self.book, bits, read)
             used = sum(map(len, found))
-            if "".join(found) != segment[:used] or not found:
+            if not found:
                 raise NotADictionary(f"no word of the dictionary at column {read}")
             parsed.extend(found)
             bits += "".join(tr[w] for w in found)
@@ -401,6 +401,23 @@ class WordFarOut:
             if x >= p and y >= q and self.is_p(x - p, y - q):
                 return (x - p, y - q)
         return None
+
+
+def _parse(book: Mapping[str, Translation], text: str, at: int) -> list[str]:
+    """The words of the (prefix-free) ``book`` read from ``text[at:]`` up to
+    the first one that runs past its end."""
+    lengths = sorted({len(w) for w in book})
+    found: list[str] = []
+    while True:
+        for length in lengths:
+            if at + length > len(text):
+                return found
+            if (w := text[at : at + length]) in book:
+                found.append(w)
+                at += length
+                break
+        else:
+            raise NotADictionary(f"no word of the dictionary at column {at}")
 
 
 def _holding(words: list[Word], p: int) -> Word:
