@@ -12,7 +12,8 @@ here is recomputed on the next read.
   (Theorem 3; Theorem 2 for boxes), defects (section 4), and the overlap
   with Wythoff's P-positions in growing boxes (Theorem 1, observed);
 - Maharaja-type games (:mod:`catalog.compute.dictionary`): the bit-string's
-  deviations b_n − a_n − n and the dictionary of words and translates;
+  deviations b_n − a_n − n, the dictionary of words and translates, and
+  whether positions far out follow from it (:mod:`catalog.compute.wordfarout`);
 - Wythoff's Nim plus single moves (:mod:`catalog.compute.adjoinable`):
   whether each move is adjoinable, hence whether the P-positions are
   Wythoff's.
@@ -23,14 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from catalog.compute import dictionary, offsets
+from catalog.compute import dictionary, offsets, wordfarout
 from catalog.compute.adjoinable import adjoinable
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.compute.ptable import p_positions
 from catalog.games.definition import Definition, canonicalize
 
-#: Bump when a recipe below changes what it returns.
-VERSION = 1
+#: Bump when a recipe below changes what it returns (2: ``far_out``).
+VERSION = 2
 
 HST = "Hu, Sleator and Tsin, Wythoff's Nim with Finite Alterations"
 DFNR = (
@@ -150,7 +151,29 @@ def _maharaja(game: Definition, n: int = dictionary.DEFAULT_N) -> dict[str, Any]
             "problems": list(book.problems),
             "paper": _against_paper(book.words, paper) if rule == paper_rule else None,
         }
+    far = _far_out(game, positions, n)
+    if far is not None:
+        out["far_out"] = far
     return out
+
+
+def _far_out(game: Definition, positions: Any, n: int) -> dict[str, Any] | None:
+    """Positions past the table by the dictionary process: a theorem for
+    Maharaja Nim (the paper's words), observed to the columns checked for a
+    game whose words read off the table close a dictionary; no item when
+    they do not (is-p past the table then needs the table)."""
+    solved = wordfarout.solve(game.moves, positions, n)
+    if solved is None:
+        return None
+    return {
+        "value": {"start": solved.solver.s0, "words": len(solved.solver.book)},
+        "status": solved.status,
+        "source": solved.source,
+        "checked_to": solved.checked_to,
+        "note": "is-p, columns, rows and diagonals at any pile size without a "
+        "table: the dictionary process read down O(log p) levels from column "
+        "start (docs/invariants/maharaja-far-out.md)",
+    }
 
 
 def _against_paper(

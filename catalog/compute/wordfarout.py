@@ -31,7 +31,6 @@ O(1) words, each on integers of O(log p) digits.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from math import isqrt
 
 import numpy as np
 
+from catalog.compute import worddescent
 from catalog.compute.dictionary import column_values
 from catalog.games.definition import Vector
 
@@ -46,8 +46,9 @@ Cell = tuple[int, int]
 Word = tuple[int, int, str]  # (start column s, zeros of B before s, the word)
 
 #: Bits written out at set-up, past the table's prefix, by running the
-#: dictionary process itself (about 0.2 s; positions below are plain lookups).
-BASE_BITS = 1 << 20
+#: dictionary process itself (positions below are plain lookups; above, the
+#: descent of :mod:`catalog.compute.worddescent` takes some 50 µs at 10^18).
+BASE_BITS = 1 << 16
 
 
 class NotADictionary(ValueError):
@@ -87,11 +88,12 @@ def local_translation(word: str, moves: Iterable[Vector]) -> Translation:
     used_rows: set[int] = set()
     used_diagonals: set[int] = set()
     rows = []
+    free = 0  # the least diagonal not used yet: every y - i below it is taken
     for i, bit in enumerate(word):
         if bit == "1":
             rows.append(-1)
             continue
-        y = i
+        y = i + free
         while (
             y in used_rows
             or y - i in used_diagonals
@@ -101,6 +103,8 @@ def local_translation(word: str, moves: Iterable[Vector]) -> Translation:
         placed[i] = y
         used_rows.add(y)
         used_diagonals.add(y - i)
+        while free in used_diagonals:
+            free += 1
         rows.append(y)
     m, zeros = len(word), word.count("0")
     if used_diagonals != set(range(zeros)) or any(y >= m + zeros for y in used_rows):
@@ -178,19 +182,18 @@ class WordFarOut:
                     dev.append(y - i - zeros_before)
                     zeros_before += 1
         self.dev_min, self.dev_max = min(dev), max(dev)
+        self.descent = worddescent.build(self)
 
     # -- set-up: the process written out ---------------------------------
 
     def _write(self, prefix: str, size: int) -> None:
         """Run the dictionary process from s_0 until ``size`` bits are known."""
-        pattern = re.compile("|".join(sorted(self.book, key=len, reverse=True)))
         tr = {w: t.translate for w, t in self.book.items()}
         bits, read, parsed = prefix, self.s0, []
         while len(bits) < size:
-            segment = bits[read:]
-            found = pattern.findall(segment)
+            found = _parse(self.book, bits, read)
             used = sum(map(len, found))
-            if "".join(found) != segment[:used] or not found:
+            if not found:
                 raise NotADictionary(f"no word of the dictionary at column {read}")
             parsed.extend(found)
             bits += "".join(tr[w] for w in found)
@@ -306,16 +309,31 @@ class WordFarOut:
                 return lower, window
             left, right = 2 * left, 2 * right  # too narrow: widen, go again
 
+    def find(self, p: int) -> tuple[Word, Word]:
+        """The word holding column p ≥ s_0, and the word whose translate
+        holds position p ≥ T of the bit-string: each as (start, zeros
+        before it, word). Written out, then down the levels (the descent's
+        tables), and past them through :meth:`windows`."""
+        if p < self.read:
+            i = bisect_right(self.start_list, p) - 1
+            k = bisect_right(self.t_list, p) - 1
+            return self._listed(i), self._listed(k)
+        found = self.descent.locate(p) if self.descent is not None else None
+        if found is None:
+            lower, upper = self.windows(p)
+            return _holding(upper, p), self._source_in(lower, p)
+        return found
+
+    def _listed(self, i: int) -> Word:
+        return self.start_list[i], self.zero_list[i], self.words[i]
+
     def word_at(self, p: int) -> Word:
         """The word holding column p ≥ s_0: (start, zeros before it, word)."""
-        return _holding(self.windows(p)[1], p)
+        return self.find(p)[0]
 
     def source(self, p: int) -> Word:
         """The word whose translate holds position p ≥ T of the bit-string."""
-        if p < len(self.bits):
-            i = bisect_right(self.t_list, p) - 1
-            return self.start_list[i], self.zero_list[i], self.words[i]
-        return self._source_in(self.windows(p)[0], p)
+        return self.find(p)[1]
 
     def _source_in(self, lower: list[Word], p: int) -> Word:
         for s, z, w in lower:
@@ -325,11 +343,11 @@ class WordFarOut:
 
     # -- the bit-string --------------------------------------------------
 
-    def bit(self, p: int, lower: list[Word] | None = None) -> int:
+    def bit(self, p: int) -> int:
         if p < len(self.bits):
             return int(self.bits[p])
-        s, z, w = self._source_in(lower, p) if lower else self.source(p)
-        return int(self.book[w].translate[p - s - z])
+        s, _, w = self.word_at(p)
+        return int(w[p - s])
 
     def select0(self, n: int) -> int:
         """The column of the n-th upper P-position a_n (n = 0, 1, …)."""
@@ -346,15 +364,9 @@ class WordFarOut:
         """The row of the P-position in column x (one per column)."""
         if x < len(self.head):
             return [int(self.head[x])]
-        if x < len(self.bits) and x < self.read:
-            lower: list[Word] = []
-            upper: list[Word] = []
-        else:
-            lower, upper = self.windows(x)
-        if self.bit(x, lower) == 1:  # row x holds the upper P-position of a column
-            s, z, w = self._source_in(lower, x) if lower else self.source(x)
-            return [s + self.book[w].columns[x - s - z]]
-        s, z, w = _holding(upper, x) if upper else self.word_at(x)
+        (s, z, w), (ts, tz, tw) = self.find(x)
+        if w[x - s] == "1":  # row x holds the upper P-position of a column
+            return [ts + self.book[tw].columns[x - ts - tz]]
         return [s + z + self.book[w].rows[x - s]]
 
     def row(self, y: int) -> list[int]:
@@ -389,6 +401,23 @@ class WordFarOut:
             if x >= p and y >= q and self.is_p(x - p, y - q):
                 return (x - p, y - q)
         return None
+
+
+def _parse(book: Mapping[str, Translation], text: str, at: int) -> list[str]:
+    """The words of the (prefix-free) ``book`` read from ``text[at:]`` up to
+    the first one that runs past its end."""
+    lengths = sorted({len(w) for w in book})
+    found: list[str] = []
+    while True:
+        for length in lengths:
+            if at + length > len(text):
+                return found
+            if (w := text[at : at + length]) in book:
+                found.append(w)
+                at += length
+                break
+        else:
+            raise NotADictionary(f"no word of the dictionary at column {at}")
 
 
 def _holding(words: list[Word], p: int) -> Word:

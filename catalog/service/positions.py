@@ -209,7 +209,8 @@ def _far_out(game: Definition) -> FarOut:
 
 
 #: Dictionary solvers of Maharaja-type games (or None: no dictionary closes),
-#: kept per process by the game: about 20 MB each.
+#: kept per process by the game: about 4 MB each, and the descent's tables
+#: as queries need them (some 20 MB once a pile near 10^100 was asked).
 _SOLVED: OrderedDict[Definition, Solved | None] = OrderedDict()
 _SOLVED_KEPT = 8
 

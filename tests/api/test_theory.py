@@ -99,6 +99,9 @@ def test_entry_carries_the_invariants(client):
     maharaja = client.get("/api/v1/entries/W000004").get_json()
     assert maharaja["dictionary"] == MAHARAJA_WORDS
     assert maharaja["offset"] is None and "dictionary" not in box
+    far = maharaja["invariants"]["far_out"]
+    assert far["status"] == "theorem" and "(27)–(40)" in far["source"]
+    assert "far_out" not in box["invariants"] and "far_out" not in ho["invariants"]
 
 
 def test_first_and_later_reads_are_one_document(fresh_app):

@@ -164,6 +164,8 @@ def test_show_maharaja_json_dictionary_is_the_papers(seeded):
     }
     assert book["paper"]["not_in_paper"] == [] and book["problems"] == []
     assert doc["invariants"]["deviations"]["value"] == {"min": -4, "max": 3}
+    far = doc["invariants"]["far_out"]
+    assert far["value"] == {"start": 8, "words": 14} and far["status"] == "theorem"
 
 
 def test_show_maharaja_text_has_the_dictionary_table(seeded):
@@ -179,6 +181,8 @@ def test_show_maharaja_text_has_the_dictionary_table(seeded):
         first, count = map(int, rows[word][3:])
         assert first >= 8 and count > 0
     assert "(29)" in text and "deviations  min = -4, max = 3  [theorem:" in text
+    far = "  far_out     start = 8, words = 14, checked on 61803 columns  [theorem: "
+    assert far + "Larsson–Wästlund, Maharaja Nim, section 2" in text
 
 
 def test_show_altered_text_lists_the_invariants(seeded):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from catalog import p_positions
-from catalog.compute import invariants
+from catalog.compute import dictionary, invariants
 from tests.papers import MAHARAJA_WORDS
 
 RAYS = [[1, 0], [0, 1], [1, 1]]
@@ -52,6 +52,7 @@ def test_what_applies_to_which_game():
         "dictionary",
         "dictionary_relaxed",
         "adjoined_moves",
+        "far_out",
     }
     assert maharaja["dictionary"]["value"] == MAHARAJA_WORDS
     assert maharaja["dictionary"]["paper"]["not_seen"] == [
@@ -65,3 +66,40 @@ def test_what_applies_to_which_game():
         "from": [1, 2],
         "to": [0, 0],
     }
+
+
+def maharaja_type(k: int, m: int) -> dict:
+    return invariants.compute({"rays": RAYS, "moves": [[k, m], [m, k]]})
+
+
+def complete_columns(k: int, m: int) -> int:
+    n = dictionary.DEFAULT_N
+    table = p_positions({"rays": RAYS, "moves": [[k, m], [m, k]]}, n)
+    return len(dictionary.column_values(table, n))
+
+
+def test_far_out_is_a_theorem_for_maharaja_nim():
+    """The paper's dictionary (27)-(40) from column 8, and the process it
+    drives rebuilds every complete column of the table."""
+    found = maharaja_type(1, 2)
+    item = found["far_out"]
+    assert item["status"] == "theorem" and "(27)–(40)" in item["source"]
+    assert item["value"] == {"start": 8, "words": 14}
+    assert item["checked_to"] == complete_columns(1, 2) > 60_000
+
+
+@pytest.mark.parametrize(("k", "m", "words"), [(2, 3, 10), (1, 3, 2), (1, 7, 3)])
+def test_far_out_is_observed_where_the_words_close_a_dictionary(k, m, words):
+    found = maharaja_type(k, m)
+    item = found["far_out"]  # from the words of the sector rule
+    book = found.get("dictionary_sector", found["dictionary"])
+    assert item["status"] == "observed"
+    assert item["checked_to"] == complete_columns(k, m) > 60_000
+    assert item["value"] == {"start": book["start"], "words": words}
+    assert len(book["value"]) == words
+
+
+@pytest.mark.parametrize(("k", "m"), [(3, 5), (4, 6), (4, 7)])
+def test_no_far_out_where_the_words_close_no_dictionary(k, m):
+    found = maharaja_type(k, m)
+    assert "dictionary" in found and "far_out" not in found

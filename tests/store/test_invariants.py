@@ -213,3 +213,17 @@ def test_concurrent_first_reads_both_succeed(store, monkeypatch):
     with store.sessions() as session:
         rows = session.scalars(select(Invariants.entry_id)).all()
     assert rows == [17] and offset_row(store, 17) == (12, 7, "theorem-2", 50, 8)
+
+
+def test_a_catalog_stored_before_far_out_gets_it(store, calls):
+    """Version 1 had no ``far_out``: a row stored then is recomputed on the
+    next show, so an existing catalog gains the item."""
+    fresh = service.show(store, "W000004")["invariants"]
+    assert fresh["far_out"]["status"] == "theorem" and invariants.VERSION >= 2
+    with store.sessions.begin() as session:
+        row = session.get(Invariants, 4)
+        row.version = 1
+        row.data = {k: v for k, v in fresh.items() if k != "far_out"}
+    again = service.show(store, "W000004")
+    assert len(calls) == 2 and again["invariants"] == fresh
+    assert stored(store, Invariants, 4).version == invariants.VERSION

@@ -1,0 +1,318 @@
+"""The dictionary process as a substitution on words in context.
+
+:class:`catalog.compute.wordfarout.WordFarOut` answers far out by reading a
+window of about twenty words at every level and synchronizing the parse
+state there. This module does that work once, at set-up, for every word in
+every context that can occur, so a query only walks down one word a level.
+
+A *block* is a word of the parse with the K words before it. Its translate
+is read after the parse state σ at the translate's start, and σ is a
+function of the K words before it: read their translates from every
+possible state (every proper prefix of a word) and a state is dropped only
+when the text cannot be parsed from it, so when a single state is left it
+is the true one. The words completed while reading the block's translate
+after σ (its *image*) tile the positions from t − |σ| to the next
+translate's t − |σ'|, t = s + r(s); each image word is again a block, its K
+predecessors being words completed before it once the state was known. A
+set of blocks closed under taking images, which holds every block of the
+written-out parse the descent starts from, therefore covers every block at
+every level: exact, whatever the dictionary. K grows until the set closes.
+
+Blocks with the same word, predecessor, σ and images are merged (partition
+refinement), which leaves about 150 classes for Maharaja Nim. Per level k
+each class keeps the cumulative lengths of its images' k-fold images, so a
+position p is found by going down from a written-out block near p/φ^n,
+choosing the image word whose range holds p (a bisect on a short list) and
+updating its start s and zeros before it z by
+s' = s + z − |σ| + (offset in the image), z' = z_T + s − s_0 − zeros(σ) +
+(zeros in the image before it): O(n) steps of small-integer arithmetic.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from math import ceil, exp, log
+from typing import Protocol
+
+Key = tuple[str, ...]
+Word = tuple[int, int, str]  # (start, zeros of B before it, the word)
+#: What a query returns: the word holding position p, and the word whose
+#: translate holds p.
+Located = tuple[Word, Word]
+
+#: Levels the tables may grow to, as queries need them (from a written-out
+#: block near column 10^4: positions up to about 10^104, some 20 MB of
+#: tables for Maharaja Nim at the top, 90 MB it would be at 10^300); higher
+#: queries return None (the window method answers them).
+MAX_LEVELS = 480
+#: The contexts tried, in words; None past the last.
+CONTEXTS = (40, 64)
+PHI = (1 + 5**0.5) / 2
+LOG_PHI = log(PHI)
+#: Words of the written-out parse the descent may start from.
+BASE_WORDS = 4_000
+
+
+class Parse(Protocol):
+    """What the descent needs from the written-out process."""
+
+    s0: int
+    zT: int
+    prefixes: list[str]
+    length: dict[str, int]  # of each word's translate
+    ends: dict[str, dict[str, str | None]]
+    expand: dict[str, dict[str, tuple[list[tuple[int, int, str]], str | None]]]
+    words: list[str]
+    start_list: list[int]
+    zero_list: list[int]
+
+
+class Descent:
+    """Word of the parse at any position, in O(levels) steps.
+
+    Build with :func:`build` (None when no context up to the longest in
+    :data:`CONTEXTS` closes).
+    """
+
+    def __init__(
+        self,
+        parse: Parse,
+        context: int,
+        base: list[int],
+        word: list[str],
+        back: list[tuple[str, ...]],
+        kids: list[tuple[int, ...]],
+        shift_s: list[tuple[int, ...]],
+        shift_z: list[tuple[int, ...]],
+    ) -> None:
+        self.parse = parse
+        self.context = context
+        self.base = base  # class of the written-out word j (j ≥ context)
+        self.word, self.kids = word, kids
+        # The words before, nearest first, whose translates hold the parse
+        # state σ pending at the start of the word's translate.
+        self.back = back
+        self.shift_s, self.shift_z = shift_s, shift_z
+        self.limit = parse.start_list[len(base) - 64]
+        # levels[k][c]: 0 and the cumulative lengths of c's images' k-fold
+        # images (level 0: the image words' own lengths).
+        first = [_cumulative([len(word[d]) for d in kids[c]]) for c in range(len(word))]
+        self.levels: list[list[list[int]]] = [first]
+        # offsets[k][c]: the start of c's k-fold image is
+        # F(k+1)·s + F(k)·z + offsets[k][c] for c at (s, z) (Fibonacci F).
+        self.offsets: list[list[int]] = [[0] * len(word)]
+        self.fibonacci = [0, 1]
+
+    def _tables(self, n: int) -> None:
+        """Extend the per-level tables to n levels."""
+        fib, kids = self.fibonacci, self.kids
+        while len(fib) < n + 2:
+            fib.append(fib[-1] + fib[-2])
+        while len(self.levels) < n:
+            below = [cum[-1] for cum in self.levels[-1]]
+            self.levels.append([_cumulative([below[d] for d in kid]) for kid in kids])
+        while len(self.offsets) <= n:
+            k = len(self.offsets)
+            table, under = self.levels[k - 1], self.offsets[k - 1]
+            row = []
+            for c, cum in enumerate(table):
+                i = bisect_right(cum, 0) - 1  # the first image word reaching level k
+                if i == len(cum) - 1:  # an empty image: never the start of one
+                    row.append(0)
+                    continue
+                a, b = self.shift_s[c][i], self.shift_z[c][i]
+                row.append(fib[k] * a + fib[k - 1] * b + under[kids[c][i]])
+            self.offsets.append(row)
+
+    def locate(self, p: int) -> Located | None:
+        """The word holding position p ≥ the written-out base, and its
+        source (see :data:`Located`); None past :data:`MAX_LEVELS`."""
+        if p < self.limit:
+            return None
+        n = max(ceil((log(p) - log(self.limit)) / LOG_PHI), 1)
+        if n > MAX_LEVELS:
+            return None
+        q = int(exp(log(p) - n * LOG_PHI))  # p/φ^n
+        self._tables(n)
+        levels, fib, offsets = self.levels, self.fibonacci, self.offsets[n]
+        starts, zeros, base = self.parse.start_list, self.parse.zero_list, self.base
+        kids, shift_s, shift_z = self.kids, self.shift_s, self.shift_z
+        top = levels[n - 1]
+        # The written-out word whose n-fold image holds p: q is p/φ^n up to a
+        # few positions; step left until an image starts at or before p.
+        j = max(bisect_right(starts, q - 24) - 1, self.context)
+        while top[base[j]][-1] == 0:
+            j += 1
+        while True:
+            start = fib[n + 1] * starts[j] + fib[n] * zeros[j] + offsets[base[j]]
+            if start <= p:
+                break
+            j -= 1
+            while j >= self.context and top[base[j]][-1] == 0:
+                j -= 1
+            if j < self.context:  # pragma: no cover - q is never that far off
+                return None
+        while start + top[base[j]][-1] <= p:
+            start += top[base[j]][-1]
+            j += 1
+        c, s, z = base[j], starts[j], zeros[j]
+        ps = pz = pc = 0
+        for k in range(n - 1, -1, -1):
+            cum = levels[k][c]
+            i = bisect_right(cum, p - start) - 1
+            start += cum[i]
+            ps, pz, pc = s, z, c
+            s, z, c = s + z + shift_s[c][i], s + shift_z[c][i], kids[c][i]
+        source = ps, pz, self.word[pc]
+        for w in self.back[pc]:  # p in the pending part: an earlier translate
+            if p >= ps + pz:
+                break
+            ps, pz = ps - len(w), pz - w.count("0")
+            source = ps, pz, w
+        return (s, z, self.word[c]), source
+
+
+def _cumulative(lengths: Sequence[int]) -> list[int]:
+    out = [0]
+    for length in lengths:
+        out.append(out[-1] + length)
+    return out
+
+
+def build(parse: Parse) -> Descent | None:
+    """The descent over ``parse``, with the shortest context in
+    :data:`CONTEXTS` whose blocks close under images."""
+    for context in CONTEXTS:
+        found = _close(parse, context)
+        if found is not None:
+            return found
+    return None
+
+
+def _close(parse: Parse, context: int) -> Descent | None:
+    count = min(BASE_WORDS, len(parse.words) - 64)
+    if count <= context + 64:
+        return None
+    words = parse.words[: count + context]
+    keys = [tuple(words[j - context : j + 1]) for j in range(context, count)]
+    reader = _Reader(parse, context)
+    todo = list(dict.fromkeys(keys))
+    images: dict[Key, tuple[str, tuple[Key, ...], tuple[int, ...], tuple[int, ...]]]
+    images = {}
+    while todo:
+        key = todo.pop()
+        if key in images:
+            continue
+        image = reader.image(key)
+        if image is None:
+            return None
+        images[key] = image
+        todo += [k for k in image[1] if k not in images]
+    order = list(images)
+    number = {key: i for i, key in enumerate(order)}
+    children = [tuple(number[k] for k in images[key][1]) for key in order]
+    # Partition refinement: same word, predecessor, σ and images' classes.
+    behind = [_behind(parse, key, images[key][0]) for key in order]
+    classes = _renumber(
+        [(key[-1], images[key][0], b) for key, b in zip(order, behind, strict=True)]
+    )
+    while True:
+        refined = _renumber(
+            [
+                (classes[i], tuple(classes[d] for d in children[i]))
+                for i in range(len(order))
+            ]
+        )
+        if max(refined) == max(classes):
+            break
+        classes = refined
+    size = max(classes) + 1
+    word = [""] * size
+    back: list[tuple[str, ...]] = [()] * size
+    kids: list[tuple[int, ...]] = [()] * size
+    shift_s: list[tuple[int, ...]] = [()] * size
+    shift_z: list[tuple[int, ...]] = [()] * size
+    for i, key in enumerate(order):
+        c = classes[i]
+        _, _, ds, dz = images[key]
+        word[c], back[c] = key[-1], behind[i]
+        kids[c] = tuple(classes[d] for d in children[i])
+        shift_s[c], shift_z[c] = ds, dz
+    base = [0] * context + [classes[number[key]] for key in keys]
+    return Descent(parse, context, base, word, back, kids, shift_s, shift_z)
+
+
+def _behind(parse: Parse, key: Key, sigma: str) -> tuple[str, ...]:
+    """The words before the block's, nearest first, whose translates hold
+    the pending σ."""
+    back: list[str] = []
+    covered = 0
+    while covered < len(sigma):
+        w = key[-2 - len(back)]
+        back.append(w)
+        covered += parse.length[w]
+    return tuple(back)
+
+
+def _renumber(labels: list) -> list[int]:
+    seen: dict = {}
+    return [seen.setdefault(label, len(seen)) for label in labels]
+
+
+class _Reader:
+    """Images of blocks, with the parse-state sets' steps memoized."""
+
+    def __init__(self, parse: Parse, context: int) -> None:
+        self.parse, self.context = parse, context
+        self.everything = frozenset(parse.prefixes)
+        self.steps: dict[tuple[frozenset[str], str], frozenset[str]] = {}
+        self.reads = {
+            w: {
+                sigma: (tuple(u for _, _, u in found), end)
+                for sigma, (found, end) in by_state.items()
+            }
+            for w, by_state in parse.expand.items()
+        }
+
+    def _step(self, states: frozenset[str], w: str) -> frozenset[str]:
+        key = (states, w)
+        if key not in self.steps:
+            ends = self.parse.ends[w]
+            self.steps[key] = frozenset(e for o in states if (e := ends[o]) is not None)
+        return self.steps[key]
+
+    def image(
+        self, key: Key
+    ) -> tuple[str, tuple[Key, ...], tuple[int, ...], tuple[int, ...]] | None:
+        """σ, the image's blocks and their (start, zeros) shifts; None when
+        the context is too short to know them."""
+        parse, context, reads = self.parse, self.context, self.reads
+        states, i = self.everything, 0
+        while len(states) > 1 and i < context:
+            states, i = self._step(states, key[i]), i + 1
+        if len(states) != 1:
+            return None
+        [sigma] = states
+        done: list[str] = []  # words completed once the state is known
+        for w in key[i:-1]:
+            names, after = reads[w][sigma]
+            if after is None:
+                return None
+            done += names
+            sigma = after
+        found, end = parse.expand[key[-1]][sigma]
+        if end is None or (found and len(done) < context):
+            return None
+        done += [u for _, _, u in found]
+        first = len(done) - len(found)
+        blocks = tuple(
+            tuple(done[first + i - context : first + i + 1]) for i in range(len(found))
+        )
+        zeros = parse.zT - parse.s0 - sigma.count("0")
+        return (
+            sigma,
+            blocks,
+            tuple(at - len(sigma) for at, _, _ in found),
+            tuple(zeros + before for _, before, _ in found),
+        )
