@@ -47,9 +47,12 @@ def pytest_report_header(config):
 
 
 @pytest.fixture(scope="session")
-def postgres_admin():
+def postgres_admin(databases):
     engine = _postgres_admin()
     yield engine
+    # The drops still queued run on this engine: disposing it under one of
+    # them would leave that connection open.
+    databases.flush()
     engine.dispose()
 
 

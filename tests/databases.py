@@ -148,6 +148,12 @@ class Databases:
         except Exception as exc:  # noqa: BLE001  (reported by close)
             self.failed.append(f"{name}: {exc}")
 
+    def flush(self) -> None:
+        """Wait until every drop asked for so far is done (before the admin
+        engine it runs on is disposed)."""
+        self.drops.join()
+
     def _drop_all(self) -> None:
         while (item := self.drops.get()) is not None:
             self._drop(*item)
+            self.drops.task_done()
