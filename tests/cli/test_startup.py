@@ -73,8 +73,8 @@ def test_reading_stored_entries_imports_no_kernel_web_or_migrations(seeded_url, 
 
 
 #: What reading a stored entry does not need: the sweeps and the cost model,
-#: the families' machinery, the far-out solvers, the job queue's table (it
-#: loads PostgreSQL's dialect) and PostgreSQL's dialect itself on SQLite.
+#: the families' machinery, the far-out solvers, the search index, the job
+#: queue's table (it loads PostgreSQL's dialect) and that dialect on SQLite.
 COMPUTE = (
     "catalog.compute.ptable",
     "catalog.compute.kernel",
@@ -87,6 +87,7 @@ COMPUTE = (
     "catalog.service.solvers",
     "catalog.store.fill",
     "catalog.store.job_model",
+    "catalog.store.search",
     "sqlalchemy.dialects.postgresql",
 )
 
