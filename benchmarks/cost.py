@@ -21,8 +21,9 @@ from pathlib import Path
 from catalog.compute import closed, cost
 from catalog.compute.altered import p_positions as altered_positions
 from catalog.compute.kernel import KernelSweep
+from catalog.compute.modes import transpose
 from catalog.compute.ptable import p_positions
-from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
+from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.config import Settings
 from catalog.games.definition import Definition, canonicalize
 from catalog.service import Store, compute

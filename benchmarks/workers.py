@@ -32,7 +32,8 @@ from sqlalchemy.engine import make_url
 from catalog import service
 from catalog.config import Settings
 from catalog.service import jobs
-from catalog.store.models import Job, PositionChunk
+from catalog.store.job_model import Job
+from catalog.store.models import PositionChunk
 
 ADMIN = os.environ.get(
     "WYTHOFF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

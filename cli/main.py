@@ -41,7 +41,7 @@ class LazyStore:
     @property
     def store(self) -> service.Store:
         from catalog import service
-        from catalog.store.fill import Limits
+        from catalog.store.limits import Limits
 
         if self._store is None:
             # The user's own terminal: no budget, and a claim held by

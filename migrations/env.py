@@ -6,6 +6,7 @@ from alembic import context
 from sqlalchemy import Connection
 
 from catalog.config import Settings
+from catalog.store import job_model  # noqa: F401  (its table, in the metadata)
 from catalog.store.db import make_engine
 from catalog.store.models import Base
 

@@ -17,7 +17,7 @@ from catalog.compute.grundy import MAX_GRUNDY_N
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
 from catalog.store.db import ConnectionLost, tracking_writes
-from catalog.store.fill import Limits
+from catalog.store.limits import Limits
 
 DEFAULTS: dict[str, Any] = {
     # None: --db / WYTHOFF_DATABASE_URL / the user-data SQLite file.

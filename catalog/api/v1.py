@@ -13,8 +13,8 @@ from catalog import service
 from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.openapi import document
+from catalog.families import MAX_ID
 from catalog.inputs import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, parse_int, parse_words
-from catalog.store.ids import MAX_ENTRY_NUMBER
 
 bp = Blueprint("v1", __name__, url_prefix="/api/v1")
 
@@ -95,7 +95,7 @@ def _decode_cursor(cursor: str) -> int:
     after = data.get("after") if isinstance(data, dict) and len(data) == 1 else None
     if not isinstance(after, int) or isinstance(after, bool):
         raise bad
-    if not 0 <= after <= MAX_ENTRY_NUMBER:
+    if not 0 <= after <= MAX_ID:
         raise bad
     return after
 

@@ -28,7 +28,6 @@ import numpy as np
 
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.compute.jit import njit
-from catalog.compute.kernel import KernelSweep
 from catalog.games.definition import Definition
 
 
@@ -61,6 +60,9 @@ def saturation(game: Definition) -> Saturation:
     distinct diagonals against the running min and max, so the test costs
     O(n log n) however far the alteration reaches.
     """
+    # Imported here: is-p and show ask is_altered_wythoff without a sweep.
+    from catalog.compute.kernel import KernelSweep
+
     natural = 1 + max((x for x, _ in game.forced_p + game.forced_n), default=-1)
     sweep = KernelSweep(game)
     found = np.zeros((0, 2), dtype=np.int64)

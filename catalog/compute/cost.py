@@ -56,8 +56,8 @@ from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.grundy import plan as grundy_plan
 from catalog.compute.kernel import supported as kernel_supported
-from catalog.compute.ptable import column_mode, transposable
-from catalog.compute.special_kernel import GeneralSweep, transpose
+from catalog.compute.modes import column_mode, transposable, transpose
+from catalog.compute.special_kernel import GeneralSweep
 from catalog.games.definition import Definition
 
 

@@ -58,7 +58,6 @@ from typing import Any, Literal
 import numpy as np
 
 from catalog.compute.closed import WYTHOFF_RAYS
-from catalog.compute.ptable import p_positions
 from catalog.games.definition import Definition, DefinitionError, Vector, canonicalize
 
 Rule = Literal["sector", "relaxed"]
@@ -362,6 +361,8 @@ def maharaja_invariants(
         raise DefinitionError(
             "definition: not Wythoff's Nim with mirrored single moves adjoined"
         )
+    from catalog.compute.ptable import p_positions  # the sweep, only to compute
+
     positions = p_positions(game, n)
     dev = deviations(positions, n)
     book = read_dictionary(positions, n, game.moves, rule=rule)

@@ -27,7 +27,6 @@ from typing import Any
 from catalog.compute import dictionary, offsets, wordfarout
 from catalog.compute.adjoinable import adjoinable
 from catalog.compute.closed import WYTHOFF_RAYS
-from catalog.compute.ptable import p_positions
 from catalog.games.definition import Definition, canonicalize
 
 #: Bump when a recipe below changes what it returns (2: ``far_out``).
@@ -120,6 +119,8 @@ def _altered(found: dict[str, Any]) -> dict[str, Any]:
 def _maharaja(game: Definition, n: int = dictionary.DEFAULT_N) -> dict[str, Any]:
     """Deviations and the dictionary under both of the paper's rules; the
     top-level ``dictionary`` is the rule the paper reads this game with."""
+    from catalog.compute.ptable import p_positions  # the sweep, only to compute
+
     positions = p_positions(game, n)
     dev = dictionary.deviations(positions, n)
     paper_rule, paper = dictionary.PAPER_DICTIONARIES.get(game.moves, ("sector", {}))

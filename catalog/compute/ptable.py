@@ -10,7 +10,7 @@ same column.
 Games with a vertical ray (0, b) have finitely many P-positions in each
 column, and the sweep computes whole columns ("column mode"). Games without
 one can have a P-position in every row of a column, so they are computed in a
-box [0, X) x [0, Y) ("box mode"); see :func:`column_mode`.
+box [0, X) x [0, Y) ("box mode"); see :mod:`catalog.compute.modes`.
 
 :func:`p_positions` and the store run the compiled sweeps
 (:mod:`catalog.compute.kernel`, :mod:`catalog.compute.special_kernel`); the
@@ -28,53 +28,16 @@ import numpy as np
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
 from catalog.compute.kernel import supported as kernel_supported
-from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
+from catalog.compute.modes import MAX_BOX_N, column_mode, transposable
+from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.compute.window import p_positions_below
 from catalog.games.definition import (
-    MAX_N,
     Definition,
     DefinitionError,
     canonicalize,
     check_n,
     lcm,
 )
-
-#: Column mode scans up to lcm(vertical rays) cells above the last P-position
-#: of a column to prove it complete; beyond this the game is swept in boxes.
-MAX_VERTICAL_PERIOD = 4096
-#: Largest n for box-mode games (neither a vertical nor a horizontal ray):
-#: their columns can each hold up to n P-positions, n * n in all.
-MAX_BOX_N = 30_000
-
-
-def column_mode(game: Definition) -> bool:
-    """Does every column of ``game`` hold finitely many P-positions?
-
-    True when the game has a vertical ray (0, b): two P-positions of one
-    column in the same class mod b would be options of each other, so a
-    column holds at most b of them besides its forced ones.
-    """
-    vertical = [b for a, b in game.rays if a == 0]
-    return bool(vertical) and lcm(vertical) <= MAX_VERTICAL_PERIOD
-
-
-def transposable(game: Definition) -> bool:
-    """Is ``game`` a column game once the piles are exchanged (a horizontal
-    ray (a, 0) but no usable vertical one)? Such a game is computed through
-    its transpose (:class:`~catalog.compute.special_kernel.TransposedSweep`)."""
-    return not column_mode(game) and column_mode(transpose(game))
-
-
-def box_limited(game: Definition) -> bool:
-    """Is ``game`` held to :data:`MAX_BOX_N`: neither a vertical nor a
-    horizontal ray, so that a column and a row can each hold unboundedly
-    many P-positions?"""
-    return not column_mode(game) and not transposable(game)
-
-
-def max_n(game: Definition) -> int:
-    """The largest n of :func:`p_positions` for ``game``."""
-    return MAX_BOX_N if box_limited(game) else MAX_N
 
 
 class _KeySet:

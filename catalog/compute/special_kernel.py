@@ -45,6 +45,7 @@ import numpy as np
 
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _contains, _find, _line, load_columns
+from catalog.compute.modes import transpose
 from catalog.games.definition import Definition, DefinitionError, lcm
 
 INF = np.iinfo(np.int64).max
@@ -392,22 +393,6 @@ def _csr(
     start = np.zeros(columns + 1, dtype=np.int64)
     np.add.at(start, arr[:, 0] + 1, 1)
     return np.cumsum(start), arr[:, 1].copy()
-
-
-def transpose(game: Definition) -> Definition:
-    """The same game with the piles exchanged: (x, y) is P in ``game`` iff
-    (y, x) is P in the result. Ho's rules are symmetric and stay."""
-
-    def swap(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted((b, a) for a, b in cells))
-
-    return Definition(
-        swap(game.rays),
-        swap(game.moves),
-        game.special,
-        swap(game.forced_p),
-        swap(game.forced_n),
-    )
 
 
 class GeneralSweep:

@@ -15,7 +15,7 @@ from typing import Any
 
 from catalog.compute import dictionary, offsets
 from catalog.compute.closed import WYTHOFF_RAYS
-from catalog.compute.ptable import column_mode
+from catalog.compute.modes import column_mode
 from catalog.errors import BadInput
 from catalog.families.spec import Family
 from catalog.games.definition import Definition

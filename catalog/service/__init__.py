@@ -3,10 +3,20 @@
 Each function takes a :class:`Store` and plain arguments and returns one
 JSON-ready document; the session lifecycle lives here, not in the callers.
 The modules follow the jobs: :mod:`.store` (the database, resolving an entry
-argument), :mod:`.entries` (add, show, list, invariants, seed, verify),
-:mod:`.positions` (compute on demand, pages, is-p, Grundy values) and
-:mod:`.sequences` (sequences, bit-strings, exports, search).
+argument), :mod:`.entries` (add, show, invariants, seed, verify),
+:mod:`.positions` (compute on demand, pages, is-p, Grundy values),
+:mod:`.sequences` (sequences, bit-strings, exports, search) and
+:mod:`.listings` (families, seeding them, list, tables).
+
+The names of :mod:`.listings` are imported on first use (PEP 562): it loads
+the families' machinery, which reading an entry by its ID does not need
+(``tests/cli/test_startup.py`` holds this).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from catalog.inputs import MAX_LIST_LIMIT
 from catalog.service.entries import (
@@ -17,12 +27,6 @@ from catalog.service.entries import (
     seed,
     show,
     verify,
-)
-from catalog.service.families import (
-    families,
-    list_entries,
-    seed_families,
-    table,
 )
 from catalog.service.positions import (
     MAX_EXACT_COORDINATE,
@@ -49,6 +53,11 @@ from catalog.service.sequences import (
     sequence,
 )
 from catalog.service.store import Store, entry_game, entry_number, entry_version
+
+if TYPE_CHECKING:
+    from catalog.service.listings import families, list_entries, seed_families, table
+
+_LISTINGS = ("families", "list_entries", "seed_families", "table")
 
 __all__ = [
     "MAIN_SEQUENCES",
@@ -88,3 +97,9 @@ __all__ = [
     "verify",
     "work_needed",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LISTINGS:
+        return getattr(importlib.import_module("catalog.service.listings"), name)
+    raise AttributeError(f"module 'catalog.service' has no attribute {name!r}")

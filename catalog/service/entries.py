@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from catalog.compute import invariants
-from catalog.compute.ptable import column_mode
+from catalog.compute.modes import column_mode
 from catalog.compute.sequences import MAX_TERMS
 from catalog.errors import Busy, DatabaseUnavailable
 from catalog.games.definition import (
@@ -26,14 +26,12 @@ from catalog.inputs import (
     MAX_NAME_LENGTH,
     check_text,
 )
-from catalog.service.families import label_seeds
 from catalog.service.store import Store, entry_number, stored_game
-from catalog.store import families as labelled
-from catalog.store import fill as filler
+from catalog.store import labels as labelled
 from catalog.store import repository as repo
+from catalog.store.db import writing
 from catalog.store.ids import UnknownEntry, format_id
 from catalog.store.models import Entry, Extent
-from catalog.store.seed import load_seeds
 
 Progress = Callable[[int], None]
 log = logging.getLogger(__name__)
@@ -138,6 +136,10 @@ def _utc(moment: datetime) -> str:
 def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
     """Load the seed files; the seeds that are family members get their
     labels (``maharaja.1.2`` names W000004 from the start)."""
+    # Imported here: the families' machinery serves seeding, not reading.
+    from catalog.service.listings import label_seeds
+    from catalog.store.seed import load_seeds
+
     with store.sessions.begin() as session:
         report = load_seeds(session, path)
         label_seeds(session, store.families)
@@ -153,7 +155,7 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
         name = check_text(name, "name", MAX_NAME_LENGTH).strip()
     # The write lock first (SQLite): two processes adding the same definition
     # queue, and the second finds the first's entry.
-    with filler.writing(store.sessions) as session:
+    with writing(store.sessions) as session:
         entry, created = repo.add_entry(session, game, name=name)
         if created:
             labelled.attach_labels(
@@ -224,7 +226,7 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
             return found
         data = invariants.compute(definition)
         try:
-            with filler.writing(store.sessions) as session:
+            with writing(store.sessions) as session:
                 if repo.get_entry(session, number).key != key:
                     continue  # the definition changed meanwhile
                 repo.store_invariants(session, number, invariants.VERSION, data)
@@ -251,5 +253,5 @@ def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, An
 
 
 def reindex(store: Store) -> dict[str, Any]:
-    with filler.writing(store.sessions) as session:
+    with writing(store.sessions) as session:
         return {"reindexed": repo.reindex(session)}

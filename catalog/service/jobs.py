@@ -14,6 +14,7 @@ from catalog.games.definition import check_n
 from catalog.service.entries import entry_invariants
 from catalog.service.store import Store, compute_limit, entry_game
 from catalog.store import jobs as queue
+from catalog.store.db import writing
 from catalog.store.fill import (
     LEASE_SECONDS,
     ClaimLost,
@@ -21,9 +22,8 @@ from catalog.store.fill import (
     Stopped,
     compute_claimed,
     worker_name,
-    writing,
 )
-from catalog.store.models import Job
+from catalog.store.job_model import Job
 
 log = logging.getLogger(__name__)
 

@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import json
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from catalog.compute import closed
 from catalog.compute.adjoinable import adjoinable as adjoinable_move
-from catalog.compute.altered import is_altered_wythoff, saturation
-from catalog.compute.dictionary import MAHARAJA_MOVES, is_maharaja_type
-from catalog.compute.farout import FarOut
+from catalog.compute.altered import is_altered_wythoff
+from catalog.compute.dictionary import is_maharaja_type
 from catalog.compute.reference import options
-from catalog.compute.wordfarout import (
-    OBSERVED_N,
-    PROVED_N,
-    Solved,
-    WordFarOut,
-    solve,
-)
 from catalog.errors import TooMuchWork
 from catalog.games.definition import (
     Definition,
@@ -38,12 +28,28 @@ from catalog.service.store import (
     entry_number,
     stored_game,
 )
-from catalog.store import fill as filler
 from catalog.store import repository as repo
 from catalog.store.ids import format_id
 
 Progress = Callable[[int], None]
 log = logging.getLogger(__name__)
+
+
+def fill(store: Store, number: int, n: int, progress: Progress | None = None) -> None:
+    """Make the store hold the entry's P-positions up to ``n``, within the
+    store's limits (:func:`catalog.store.fill.fill`)."""
+    # Imported here: the compute layer (sweeps, cost model) loads only when a
+    # command computes, not when it reads what is stored.
+    from catalog.store import fill as filler
+
+    filler.fill(
+        store.sessions,
+        number,
+        n,
+        chunk_columns=store.settings.chunk_columns,
+        progress=progress,
+        limits=store.limits,
+    )
 
 
 def _filled(
@@ -55,14 +61,7 @@ def _filled(
     """Validate ``n`` and compute what is missing; return the entry number."""
     number, game = entry_game(store, wid)
     check_n(n, maximum=compute_limit(game, store.settings))
-    filler.fill(
-        store.sessions,
-        number,
-        n,
-        chunk_columns=store.settings.chunk_columns,
-        progress=progress,
-        limits=store.limits,
-    )
+    fill(store, number, n, progress)
     return number
 
 
@@ -184,6 +183,8 @@ def grundy_pieces(entry: str, table: np.ndarray, rows: int = 256) -> Iterator[st
 
 
 def work_needed(store: Store, wid: str, n: int) -> int:
+    from catalog.store import fill as filler  # the compute layer, as in fill()
+
     number = entry_number(store, wid)
     with store.sessions() as session:
         return filler.work_needed(session, number, n)
@@ -191,6 +192,8 @@ def work_needed(store: Store, wid: str, n: int) -> int:
 
 def estimate(store: Store, wid: str, n: int) -> float:
     """Expected seconds to compute what the store lacks up to n."""
+    from catalog.store import fill as filler  # the compute layer, as in fill()
+
     number = entry_number(store, wid)
     with store.sessions() as session:
         return filler.estimate(session, number, n)
@@ -201,68 +204,17 @@ def estimate(store: Store, wid: str, n: int) -> float:
 MAX_EXACT_COORDINATE = 10**300
 
 
-@lru_cache(maxsize=8)
-def _far_out(game: Definition) -> FarOut:
-    """The saturated state of an altered Wythoff game, kept per process: a
-    few MB for the seeds, about 40 MB for an alteration at column 10^6."""
-    return FarOut(saturation(game))
-
-
-#: Dictionary solvers of Maharaja-type games (or None: no dictionary closes),
-#: kept per process by the game: about 4 MB each, and the descent's tables
-#: as queries need them (some 20 MB once a pile near 10^100 was asked).
-_SOLVED: OrderedDict[Definition, Solved | None] = OrderedDict()
-_SOLVED_KEPT = 8
-
-
-def _word_far_out(store: Store, number: int, game: Definition) -> Solved | None:
-    """The game's dictionary solver, built from its stored table: Maharaja
-    Nim's from its first :data:`PROVED_N` columns (the paper's words), a
-    (k,l)-Maharaja game's from :data:`OBSERVED_N` columns. The table is
-    filled through the store, so the request's work budget holds and the
-    columns stay stored for the next process."""
-    if game in _SOLVED:
-        _SOLVED.move_to_end(game)
-        return _SOLVED[game]
-    n = PROVED_N if game.moves == MAHARAJA_MOVES else OBSERVED_N
-    filler.fill(
-        store.sessions,
-        number,
-        n,
-        chunk_columns=store.settings.chunk_columns,
-        limits=store.limits,
-    )
-    with store.sessions() as session:
-        table = repo.read_positions(session, number, 0, n, n, store.cache)
-    solved = solve(game.moves, table, n)
-    _SOLVED[game] = solved
-    while len(_SOLVED) > _SOLVED_KEPT:
-        _SOLVED.popitem(last=False)
-    return solved
-
-
-def _solver(
-    store: Store, number: int, game: Definition, x: int, y: int
-) -> FarOut | WordFarOut | None:
-    """An exact solver for any size of pile, when the game has one and the
-    position needs it: altered Wythoff games always (it is cheap), a
-    Maharaja-type game only past the table its dictionary is read from
-    (below it the table answers, as for any game)."""
-    if is_altered_wythoff(game):
-        return _far_out(game)
-    if not is_maharaja_type(game):
-        return None
-    if max(x, y) < (PROVED_N if game.moves == MAHARAJA_MOVES else OBSERVED_N):
-        return None
-    solved = _word_far_out(store, number, game)
-    return solved.solver if solved is not None else None
-
-
 def _exact_is_p(
     store: Store, number: int, game: Definition, x: int, y: int
 ) -> dict[str, Any] | None:
     wythoff = closed.is_wythoff(game) or closed.is_ho_variant(game)
-    solver = None if wythoff else _solver(store, number, game, x, y)
+    if wythoff:
+        solver = None
+    else:
+        # Imported here: the far-out solvers load only for the games that use them.
+        from catalog.service.solvers import solver_for
+
+        solver = solver_for(store, number, game, x, y)
     if not wythoff and solver is None:
         return None
     if solver is None:
@@ -320,13 +272,7 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
         bound = max(x, y) + 1
         found = None
     if found is None:
-        filler.fill(
-            store.sessions,
-            number,
-            bound,
-            chunk_columns=store.settings.chunk_columns,
-            limits=store.limits,
-        )
+        fill(store, number, bound)
         with store.sessions() as session:
             found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
     p_set = set(map(tuple, found.tolist()))

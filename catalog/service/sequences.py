@@ -19,7 +19,6 @@ from catalog.service.entries import show
 from catalog.service.positions import positions
 from catalog.service.store import Store, entry_number
 from catalog.store import repository as repo
-from catalog.store import search as searching
 from catalog.store.ids import format_id
 
 
@@ -84,6 +83,8 @@ def search(
     """Entries whose stored sequences contain the terms of ``query``
     consecutively (``1,3,4,6``), ranked; or ``id:W…``, ``keyword:…`` and words
     of the name. ``next`` is the offset of the following page, or None."""
+    from catalog.store import search as searching  # the index serves this alone
+
     check_int(offset, "offset", 0, MAX_SEARCH_OFFSET)
     check_int(limit, "limit", 1, MAX_SEARCH_LIMIT)
     parsed = searching.parse(query)

@@ -6,22 +6,24 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from catalog.compute.ptable import max_n
+from catalog.compute.modes import max_n
 from catalog.config import Settings
-from catalog.families import FamilySet, load_families
 from catalog.games.definition import Definition, canonicalize
 from catalog.inputs import check_text
-from catalog.store import families as labelled
+from catalog.store import labels as labelled
 from catalog.store import repository as repo
 from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
-from catalog.store.fill import Limits
 from catalog.store.ids import UnknownEntry, format_id, parse_id
+from catalog.store.limits import Limits
 from catalog.store.models import Entry, Extent
+
+if TYPE_CHECKING:
+    from catalog.families import FamilySet
 
 #: The longest label (the store's column holds 200 characters).
 MAX_LABEL_LENGTH = 200
@@ -102,6 +104,8 @@ class Store:
     @cached_property
     def families(self) -> FamilySet:
         """The shipped families, loaded once per store (per process)."""
+        from catalog.families import load_families  # not needed to read by ID
+
         return load_families()
 
     @cached_property
@@ -121,7 +125,7 @@ class Store:
 
 def compute_limit(game: Definition, settings: Settings) -> int:
     """The largest n the catalog computes for ``game``: the store's limit,
-    or :data:`~catalog.compute.ptable.MAX_BOX_N` for games with neither a
+    or :data:`~catalog.compute.modes.MAX_BOX_N` for games with neither a
     vertical nor a horizontal ray."""
     return min(max_n(game), settings.max_compute_n)
 

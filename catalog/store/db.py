@@ -187,13 +187,23 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    # Write transactions ask for "BEGIN IMMEDIATE" (catalog.store.fill.writing).
+    # Write transactions ask for "BEGIN IMMEDIATE" (:func:`writing`).
     mode = connection.get_execution_options().get("sqlite_begin", "")
     connection.exec_driver_sql(f"BEGIN {mode}".strip())
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+@contextmanager
+def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
+    """A write transaction. On SQLite it takes the write lock at BEGIN, so
+    concurrent writers queue on the busy timeout instead of failing when a
+    read transaction tries to turn into a write."""
+    with maker.begin() as session:
+        session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+        yield session
 
 
 def alembic_config(engine: Engine | None = None) -> Config:

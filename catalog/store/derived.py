@@ -24,7 +24,6 @@ from catalog.store.models import (
     utcnow,
 )
 from catalog.store.models import Sequence as SequenceRow
-from catalog.store.search import gram_hash
 
 
 def replace_sequences(
@@ -160,6 +159,8 @@ def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
 
 def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
     # Candidates from the search index: entries whose y starts the same way.
+    from catalog.store.search import gram_hash  # as in reindex: writes only
+
     same_start = (
         select(SearchGram.entry_id)
         .where(

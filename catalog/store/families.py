@@ -1,4 +1,4 @@
-"""Labels of family members, and queries across entries by their facts.
+"""Queries across entries by their facts and their families' parameters.
 
 Every function takes the session first and never creates, commits or closes
 it. Each query is driven by an index: ``labels (family, pK, entry_id)`` for a
@@ -18,6 +18,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from catalog.errors import BadInput
 from catalog.families.filters import FIELDS, Condition
 from catalog.store.ids import format_id
+from catalog.store.labels import primary_labels
 from catalog.store.models import Entry, EntryKeyword, Facts, Label
 
 #: The columns behind each field of :data:`catalog.families.filters.FIELDS`.
@@ -37,72 +38,6 @@ FACT_COLUMNS: dict[str, tuple[InstrumentedAttribute[Any], ...]] = {
 }
 PARAMETER_COLUMNS = (Label.p1, Label.p2, Label.p3)
 assert set(FACT_COLUMNS) == set(FIELDS)
-
-
-# -- labels ------------------------------------------------------------------
-
-
-def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
-    """Give the entry these labels (``{"label", "family", "rank",
-    "parameters", "codes"}``); return how many were new or moved."""
-    rows = list(rows)
-    query = select(Label).where(Label.label.in_([row["label"] for row in rows]))
-    existing = {found.label: found for found in session.scalars(query)}
-    changed = 0
-    for row in rows:
-        codes = list(row["codes"]) + [None] * (3 - len(row["codes"]))
-        values = {
-            "entry_id": entry_id,
-            "family": row["family"],
-            "rank": row["rank"],
-            "parameters": row["parameters"],
-            "p1": codes[0],
-            "p2": codes[1],
-            "p3": codes[2],
-        }
-        found = existing.get(row["label"])
-        if found is None:
-            session.add(Label(label=row["label"], **values))
-            changed += 1
-        elif any(getattr(found, k) != v for k, v in values.items()):
-            changed += found.entry_id != entry_id
-            for key, value in values.items():
-                setattr(found, key, value)
-    return changed
-
-
-def labels_of(session: Session, entry_id: int) -> list[Label]:
-    """The entry's labels, primary (lowest family) first."""
-    query = select(Label).where(Label.entry_id == entry_id)
-    return list(session.scalars(query.order_by(Label.rank, Label.label)))
-
-
-def primary_labels(session: Session, entry_ids: Sequence[int]) -> dict[int, str]:
-    """The primary label of each of these entries that has one."""
-    out: dict[int, str] = {}
-    if not entry_ids:
-        return out
-    query = (
-        select(Label.entry_id, Label.label)
-        .where(Label.entry_id.in_(entry_ids))
-        .order_by(Label.entry_id, Label.rank, Label.label)
-    )
-    for number, label in session.execute(query):
-        out.setdefault(number, label)
-    return out
-
-
-def entry_for_label(session: Session, label: str) -> int | None:
-    return session.scalar(select(Label.entry_id).where(Label.label == label))
-
-
-def family_counts(session: Session) -> dict[str, int]:
-    """How many members of each family the catalog holds."""
-    query = select(Label.family, func.count()).group_by(Label.family)
-    return {family: count for family, count in session.execute(query)}
-
-
-# -- filters -----------------------------------------------------------------
 
 
 def _condition(cond: Condition) -> ColumnElement[bool]:

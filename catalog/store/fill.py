@@ -13,9 +13,7 @@ import math
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 
@@ -26,13 +24,17 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import cost
 from catalog.compute import sequences as seqs
-from catalog.compute.ptable import column_mode, max_n, resume_sweep
+from catalog.compute.modes import column_mode, max_n
+from catalog.compute.ptable import resume_sweep
 from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import repository as repo
 from catalog.store import search
+from catalog.store.db import writing
 from catalog.store.ids import format_id
-from catalog.store.models import Extent, Job, PositionChunk, utcnow
+from catalog.store.job_model import Job
+from catalog.store.limits import Limits
+from catalog.store.models import Extent, PositionChunk, utcnow
 
 Progress = Callable[[int], None]
 
@@ -109,35 +111,6 @@ def _estimate(game: Definition, extent: Extent | None, n: int) -> float:
     if extent is None:
         return cost.fill_seconds(game, 0, None, n)
     return cost.fill_seconds(game, extent.x_bound, extent.y_bound, n)
-
-
-@contextmanager
-def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
-    """A write transaction. On SQLite it takes the write lock at BEGIN, so
-    concurrent writers queue on the busy timeout instead of failing when a
-    read transaction tries to turn into a write."""
-    with maker.begin() as session:
-        session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
-        yield session
-
-
-@dataclass
-class Limits:
-    """How much one caller lets :func:`fill` do (None: no limit).
-
-    ``budget``: most expected seconds of work (:mod:`catalog.compute.cost`);
-    more raises :class:`TooMuchWork` before anything is computed.
-    ``wait``: most seconds to wait for another process's claim on the
-    entry, then :class:`Busy`. ``deadline``: most seconds of actual work;
-    past it the fill stops after its current chunk (kept) and raises
-    :class:`Busy`, so a request ends even when the machine is slower than
-    the estimate says. ``on_wait`` is told once when the fill starts waiting.
-    """
-
-    budget: float | None = None
-    wait: float | None = None
-    deadline: float | None = None
-    on_wait: Callable[[str], None] | None = None
 
 
 #: Seconds a claim lives without a heartbeat before it is taken over.

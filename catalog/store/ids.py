@@ -8,14 +8,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput, NotFound
-from catalog.families.registry import FIRST_FAMILY_ID, MAX_ID
 from catalog.inputs import SPACE, shown
 from catalog.store.models import Entry
 
 #: ASCII digits only (``\d`` would take ``W００００01``), and nothing after them.
 _ID = re.compile(r"[Ww]([0-9]{6})")
-#: The largest number an ID can write.
-MAX_ENTRY_NUMBER = MAX_ID
 
 
 class UnknownEntry(NotFound):
@@ -49,6 +46,9 @@ def next_free(session: Session) -> int:
     """The number after the largest one in use below the family blocks (IDs
     only ever append; numbers from :data:`FIRST_FAMILY_ID` on belong to the
     families, see :mod:`catalog.families.registry`)."""
+    # Imported here: reading an entry resolves IDs without the families.
+    from catalog.families.registry import FIRST_FAMILY_ID
+
     below = select(func.max(Entry.id)).where(Entry.id < FIRST_FAMILY_ID)
     number = (session.scalar(below) or 0) + 1
     if number >= FIRST_FAMILY_ID:

@@ -29,15 +29,16 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from catalog.errors import BadInput, NotFound
 from catalog.store import repository as repo
+from catalog.store.db import writing
 from catalog.store.fill import (
     LEASE_SECONDS,
     _alive,
     _dialect_insert,
     worker_name,
-    writing,
 )
 from catalog.store.ids import format_id
-from catalog.store.models import Entry, Extent, Job, utcnow
+from catalog.store.job_model import Job
+from catalog.store.models import Entry, Extent, utcnow
 
 KIND = "fill"
 STATES = ("queued", "running", "done", "failed")

@@ -14,7 +14,8 @@ from catalog.compute import cost
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN
 from catalog.games.definition import canonicalize
 from catalog.store.fill import worker_name
-from catalog.store.models import Job, PositionChunk, utcnow
+from catalog.store.job_model import Job
+from catalog.store.models import PositionChunk, utcnow
 from catalog.store.seed import read_seed, seed_dir
 from tests.api.conftest import make_app, serve
 

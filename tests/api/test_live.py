@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 
 from catalog import p_positions
 from catalog.client import Catalog, CatalogError
-from catalog.store.models import Job, PositionChunk
+from catalog.store.job_model import Job
+from catalog.store.models import PositionChunk
 from catalog.store.seed import read_seed, seed_dir
 from tests.api.conftest import serve
 

@@ -187,7 +187,7 @@ def test_a_kl_maharaja_game_far_out_reads_its_dictionary_off_the_stored_table(
 ):
     # (2,3)-Maharaja Nim: the dictionary closes (observed); the table it is
     # read from is filled through the store, within the request's budget.
-    module = importlib.import_module("catalog.service.positions")
+    module = importlib.import_module("catalog.service.solvers")
     monkeypatch.setattr(module, "_SOLVED", OrderedDict())  # as a new process
     client = fresh_app.test_client()
     x = 10**40 + 1

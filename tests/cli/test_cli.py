@@ -287,7 +287,8 @@ def test_grundy_command(seeded, runner):
 
 def test_compute_waits_for_another_process_claim_and_says_so(seeded):
     from catalog.store.fill import worker_name
-    from catalog.store.models import Job, utcnow
+    from catalog.store.job_model import Job
+    from catalog.store.models import utcnow
 
     engine = make_engine(seeded.url)
     now = utcnow()

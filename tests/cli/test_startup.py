@@ -3,6 +3,9 @@
 ``wythoff --help`` must not import numba, SQLAlchemy or numpy, and reading
 a stored entry must not import numba, Flask or Alembic: each costs a large
 part of a second at every start (``benchmarks/cli.py`` measures the times).
+Nor the compute layer (sweeps, cost model, families, solvers, the job
+queue's table): together they cost ``show`` and ``is-p`` about a third of
+their start.
 """
 
 import json
@@ -67,6 +70,46 @@ def seeded_url(tmp_path_factory):
 )
 def test_reading_stored_entries_imports_no_kernel_web_or_migrations(seeded_url, args):
     assert loaded([*args, "--db", seeded_url], HEAVY) == []
+
+
+#: What reading a stored entry does not need: the sweeps and the cost model,
+#: the families' machinery, the far-out solvers, the search index, the job
+#: queue's table (it loads PostgreSQL's dialect) and that dialect on SQLite.
+COMPUTE = (
+    "catalog.compute.ptable",
+    "catalog.compute.kernel",
+    "catalog.compute.special_kernel",
+    "catalog.compute.cost",
+    "catalog.compute.farout",
+    "catalog.compute.wordfarout",
+    "catalog.families",
+    "catalog.service.listings",
+    "catalog.service.solvers",
+    "catalog.store.fill",
+    "catalog.store.job_model",
+    "catalog.store.search",
+    "sqlalchemy.dialects.postgresql",
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "W000001"],
+        ["show", "W000004"],
+        ["is-p", "W000001", "5", "9"],
+        ["is-p", "W000001", str(10**40), "3"],
+    ],
+)
+def test_reading_stored_entries_imports_no_compute_layer(seeded_url, args):
+    assert loaded([*args, "--db", seeded_url], COMPUTE) == []
+
+
+def test_the_compute_layer_loads_when_a_command_needs_it(seeded_url):
+    # The probe is real: past the stored table, a fill runs.
+    args = ["positions", "W000004", "--n", "150", "--db", seeded_url]
+    found = loaded(args, COMPUTE)
+    assert "catalog.store.fill" in found and "catalog.families" not in found
 
 
 def test_the_kernel_is_compiled_when_a_command_needs_it(seeded_url):

@@ -17,7 +17,8 @@ from catalog import p_positions, service
 from catalog.config import Settings
 from catalog.service import jobs
 from catalog.store import repository as repo
-from catalog.store.models import Job, PositionChunk
+from catalog.store.job_model import Job
+from catalog.store.models import PositionChunk
 from tests.conftest import new_database_url
 
 DEADLINE = 300  # seconds: for a loaded shared machine, not a speed goal

@@ -8,7 +8,8 @@ import pytest
 
 from catalog import p_positions
 from catalog.compute import reference
-from catalog.compute.ptable import MAX_BOX_N, Sweep, column_mode
+from catalog.compute.modes import MAX_BOX_N, column_mode
+from catalog.compute.ptable import Sweep
 from catalog.games.definition import MAX_N, DefinitionError, canonicalize
 from catalog.store.seed import read_seed, seed_dir
 

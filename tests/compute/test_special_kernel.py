@@ -8,17 +8,16 @@ import numpy as np
 import pytest
 
 from catalog.compute import closed, cost, reference
-from catalog.compute.ptable import (
+from catalog.compute.modes import (
     MAX_BOX_N,
-    Sweep,
     box_limited,
     column_mode,
     max_n,
-    p_positions,
-    resume_sweep,
     transposable,
+    transpose,
 )
-from catalog.compute.special_kernel import GeneralSweep, TransposedSweep, transpose
+from catalog.compute.ptable import Sweep, p_positions, resume_sweep
+from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.games.definition import MAX_N, DefinitionError, canonicalize
 from catalog.store.seed import read_seed, seed_dir
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from catalog.compute.closed import lower
-from catalog.compute.ptable import column_mode
+from catalog.compute.modes import column_mode
 from catalog.families import FIRST_FAMILY_ID, FamilySet, load_families, shell_index
 from catalog.families.registry import read_seed_ids, seeds_dir
 from catalog.games.definition import canonicalize

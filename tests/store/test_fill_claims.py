@@ -16,7 +16,8 @@ from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import canonicalize
 from catalog.store import repository as repo
 from catalog.store.fill import LEASE_SECONDS, Limits, fill, worker_name
-from catalog.store.models import Job, utcnow
+from catalog.store.job_model import Job
+from catalog.store.models import utcnow
 from catalog.store.seed import read_seed, seed_dir
 
 HO_EXTENSION = read_seed(seed_dir() / "W000023.json")["definition"]

@@ -14,8 +14,9 @@ from catalog.games.definition import canonicalize
 from catalog.service import jobs
 from catalog.store import jobs as queue
 from catalog.store import repository as repo
-from catalog.store.fill import writing
-from catalog.store.models import Job, utcnow
+from catalog.store.db import writing
+from catalog.store.job_model import Job
+from catalog.store.models import utcnow
 
 IDS = ["W000001", "W000004", "W000005"]
 

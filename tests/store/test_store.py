@@ -11,7 +11,8 @@ from catalog.games.definition import canonicalize
 from catalog.store import chunks
 from catalog.store import repository as repo
 from catalog.store.fill import fill
-from catalog.store.models import Entry, Extent, Job, PositionChunk
+from catalog.store.job_model import Job
+from catalog.store.models import Entry, Extent, PositionChunk
 from catalog.store.seed import load_seeds, seed_dir
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}

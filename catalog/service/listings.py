@@ -1,5 +1,6 @@
-"""Families: list them, seed their members, list entries by invariant, and
-tabulate an invariant over a family's two parameters."""
+"""Families and listings: list the families, seed their members, list
+entries by invariant, and tabulate an invariant over a family's two
+parameters."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from catalog.inputs import (
     check_text,
 )
 from catalog.service.store import Store, entry_number
-from catalog.store import families as labelled
+from catalog.store import families as by_facts
+from catalog.store import labels as labelled
 from catalog.store import repository as repo
 from catalog.store.ids import format_id
 from catalog.store.seed import SeedError, load_seeds
@@ -184,7 +186,7 @@ def list_entries(
         sort = parse_sort(sort, spec, members)
     start = entry_number(store, after) if isinstance(after, str) else (after or 0)
     with store.sessions() as session:
-        rows = labelled.filter_entries(
+        rows = by_facts.filter_entries(
             session,
             family=spec.name if spec else None,
             parameters=[p.name for p in spec.parameters] if spec else (),
@@ -253,7 +255,7 @@ def table(
 
 def _rows(store: Store, family: Family, fixed: dict[int, int], invariant: str):
     with store.sessions() as session:
-        return labelled.family_rows(
+        return by_facts.family_rows(
             session, family.name, fixed, None if invariant == "id" else invariant
         )
 
