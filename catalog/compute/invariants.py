@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from catalog.compute import dictionary, offsets, wordfarout
+from catalog.compute import dictionary, offsets
 from catalog.compute.adjoinable import adjoinable
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.games.definition import Definition, canonicalize
@@ -163,6 +163,8 @@ def _far_out(game: Definition, positions: Any, n: int) -> dict[str, Any] | None:
     Maharaja Nim (the paper's words), observed to the columns checked for a
     game whose words read off the table close a dictionary; no item when
     they do not (is-p past the table then needs the table)."""
+    from catalog.compute import wordfarout  # the solver, only to compute
+
     solved = wordfarout.solve(game.moves, positions, n)
     if solved is None:
         return None
