@@ -105,7 +105,13 @@ class Descent:
         lengths, kids = self.lengths, self.kids
         while len(lengths) <= n:
             below = lengths[-1]
-            lengths.append([sum([below[d] for d in kid]) for kid in kids])
+            # A class with one child shares its child's int.
+            lengths.append(
+                [
+                    below[kid[0]] if len(kid) == 1 else sum([below[d] for d in kid])
+                    for kid in kids
+                ]
+            )
 
     def _lift(self) -> None:
         """Jumps of 2^e levels up the first-child chain (binary lifting).
