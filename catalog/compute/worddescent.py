@@ -19,13 +19,18 @@ written-out parse the descent starts from, therefore covers every block at
 every level: exact, whatever the dictionary. K grows until the set closes.
 
 Blocks with the same word, predecessor, σ and images are merged (partition
-refinement), which leaves about 150 classes for Maharaja Nim. Per level k
-each class keeps the cumulative lengths of its images' k-fold images, so a
-position p is found by going down from a written-out block near p/φ^n,
-choosing the image word whose range holds p (a bisect on a short list) and
+refinement), which leaves about 130 classes for Maharaja Nim. Per level k
+one vector holds each class's k-fold image's length (a linear recurrence:
+the sum of its children's at level k − 1), so a position p is found by
+going down from a written-out block near p/φ^n, choosing the image word
+whose range holds p (its children's lengths subtracted in turn) and
 updating its start s and zeros before it z by
 s' = s + z − |σ| + (offset in the image), z' = z_T + s − s_0 − zeros(σ) +
 (zeros in the image before it): O(n) steps of small-integer arithmetic.
+Where the written-out block's n-fold image starts is the same update up
+its chain of first children, which from a low level on is a fixed
+affine map per class: jumps of 2^e levels (Fibonacci powers) take it in
+O(log n) steps.
 """
 
 from __future__ import annotations
@@ -41,9 +46,10 @@ Word = tuple[int, int, str]  # (start, zeros of B before it, the word)
 Located = tuple[Word, Word]
 
 #: Levels the tables may grow to, as queries need them (from a written-out
-#: block near column 10^4: positions up to about 10^104, some 20 MB of
-#: tables for Maharaja Nim at the top, 90 MB it would be at 10^300); higher
-#: queries return None (the window method answers them).
+#: block near column 10^4: positions up to about 10^400, past the 400 digits
+#: an input may have; 1,417 levels and some 13 MB for Maharaja Nim at
+#: 10^300, the largest coordinate a query takes); higher positions return
+#: None (the window method answers them).
 MAX_LEVELS = 1900
 #: The contexts tried, in words; None past the last.
 CONTEXTS = (40, 64)
