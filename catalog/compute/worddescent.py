@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from math import ceil, exp, log
+from threading import Lock
 from typing import Protocol
 
 Key = tuple[str, ...]
@@ -104,20 +105,25 @@ class Descent:
         # One vector a level; a class's children's running lengths are summed
         # on the way down, so memory is one int per class and level.
         self.lengths: list[list[int]] = [[len(w) for w in word]]
+        self._growing = Lock()
         self._lift()
 
     def _tables(self, n: int) -> None:
-        """Extend the per-level lengths to n levels."""
+        """Extend the per-level lengths to n levels (one thread at a time:
+        the service shares a solver between requests)."""
         lengths, kids = self.lengths, self.kids
-        while len(lengths) <= n:
-            below = lengths[-1]
-            # A class with one child shares its child's int.
-            lengths.append(
-                [
-                    below[kid[0]] if len(kid) == 1 else sum([below[d] for d in kid])
-                    for kid in kids
-                ]
-            )
+        if len(lengths) > n:
+            return
+        with self._growing:
+            while len(lengths) <= n:
+                below = lengths[-1]
+                # A class with one child shares its child's int.
+                lengths.append(
+                    [
+                        below[kid[0]] if len(kid) == 1 else sum([below[d] for d in kid])
+                        for kid in kids
+                    ]
+                )
 
     def _lift(self) -> None:
         """Jumps of 2^e levels up the first-child chain (binary lifting).

@@ -8,6 +8,8 @@ same word and the same translate for every position it answers.
 from __future__ import annotations
 
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -130,3 +132,22 @@ def test_past_the_tables_the_windows_answer(solver, monkeypatch):
     monkeypatch.setattr(worddescent, "MAX_LEVELS", 3)
     assert all(solver.descent.locate(x) is None for x in xs)
     assert [solver.column(x) for x in xs] == want
+
+
+def test_threads_growing_the_tables_at_once(solver):
+    """Requests share a solver: tables grown by several threads at once
+    (switching often) answer as one thread's do (without the lock, two
+    threads appended the same level twice)."""
+    rng = random.Random(11)
+    points = [rng.randrange(10 ** (e - 1), 10**e) for e in range(10, 121, 10)]
+    want = [by_descent(solver, p) for p in points]
+    fresh = worddescent.build(solver)
+    assert fresh is not None
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(fresh.locate, points))
+    finally:
+        sys.setswitchinterval(previous)
+    assert found == want
