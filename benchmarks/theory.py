@@ -10,6 +10,11 @@ Goals, each checked and printed; exit 1 if one is missed:
 3. ``is-p`` of Maharaja Nim (W000004) at 10^18 through its dictionary:
    median under 1 ms after a one-off set-up under 1 s; printed also as a
    ratio to the altered-Wythoff column of goal 2 measured in the same run.
+   Further out, through the same cached solver: is-p at 10^100 and 10^300
+   (the largest coordinate a query takes) with a median under 5 ms, after
+   the tables for 10^300 are built once (under 3 s, timed with tracemalloc
+   on), and the solver's growth from 10^18 to 10^300 (tracemalloc) under
+   32 MB.
 4. Every seed's invariants (``catalog.compute.invariants.compute``) from
    scratch, the first ``show`` of an entry: under 2 s each.
 """
@@ -21,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 
 from catalog.compute import invariants
 from catalog.compute.adjoinable import adjoinable
@@ -90,6 +96,26 @@ def main() -> int:
     )
     if took_m >= 1e-3 or setup >= 1.0:
         failures.append("W000004 far out")
+    grown = 0
+    for exponent in (100, 300):
+        tracemalloc.start()
+        start = time.perf_counter()
+        words.solver.column(10**exponent - 1)  # the tables up to this level
+        build = time.perf_counter() - start
+        grown += tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        cells = [
+            (rng.randrange(10 ** (exponent - 1), 10**exponent),) for _ in range(60)
+        ]
+        points = [(x, words.solver.column(x)[0] + rng.randrange(2)) for (x,) in cells]
+        far = median_time(words.solver.is_p, points)
+        print(
+            f"W000004 is-p at 10^{exponent}: median {far * 1e3:.2f} ms, "
+            f"{far / took:.0f}x the altered column (tables once: {build:.2f} s "
+            f"under tracemalloc, {grown / 1e6:.1f} MB since 10^18)"
+        )
+        if far >= 5e-3 or build >= 3.0 or grown >= 32e6:
+            failures.append(f"W000004 at 10^{exponent}")
 
     for wid, seed in seeds.items():
         start = time.perf_counter()

@@ -19,20 +19,25 @@ written-out parse the descent starts from, therefore covers every block at
 every level: exact, whatever the dictionary. K grows until the set closes.
 
 Blocks with the same word, predecessor, σ and images are merged (partition
-refinement), which leaves about 150 classes for Maharaja Nim. Per level k
-each class keeps the cumulative lengths of its images' k-fold images, so a
-position p is found by going down from a written-out block near p/φ^n,
-choosing the image word whose range holds p (a bisect on a short list) and
+refinement), which leaves about 130 classes for Maharaja Nim. Per level k
+one vector holds each class's k-fold image's length (a linear recurrence:
+the sum of its children's at level k − 1), so a position p is found by
+going down from a written-out block near p/φ^n, choosing the image word
+whose range holds p (its children's lengths subtracted in turn) and
 updating its start s and zeros before it z by
 s' = s + z − |σ| + (offset in the image), z' = z_T + s − s_0 − zeros(σ) +
 (zeros in the image before it): O(n) steps of small-integer arithmetic.
+Where the written-out block's n-fold image starts is the same update up
+its chain of first children, which from a low level on is a fixed
+affine map per class: jumps of 2^e levels (Fibonacci powers) take it in
+O(log n) steps.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
 from math import ceil, exp, log
+from threading import Lock
 from typing import Protocol
 
 Key = tuple[str, ...]
@@ -42,10 +47,11 @@ Word = tuple[int, int, str]  # (start, zeros of B before it, the word)
 Located = tuple[Word, Word]
 
 #: Levels the tables may grow to, as queries need them (from a written-out
-#: block near column 10^4: positions up to about 10^104, some 20 MB of
-#: tables for Maharaja Nim at the top, 90 MB it would be at 10^300); higher
-#: queries return None (the window method answers them).
-MAX_LEVELS = 480
+#: block near column 10^4: positions up to about 10^400, past the 400 digits
+#: an input may have; 1,417 levels and some 13 MB for Maharaja Nim at
+#: 10^300, the largest coordinate a query takes); higher positions return
+#: None (the window method answers them).
+MAX_LEVELS = 1900
 #: The contexts tried, in words; None past the last.
 CONTEXTS = (40, 64)
 PHI = (1 + 5**0.5) / 2
@@ -95,35 +101,88 @@ class Descent:
         self.back = back
         self.shift_s, self.shift_z = shift_s, shift_z
         self.limit = parse.start_list[len(base) - 64]
-        # levels[k][c]: 0 and the cumulative lengths of c's images' k-fold
-        # images (level 0: the image words' own lengths).
-        first = [_cumulative([len(word[d]) for d in kids[c]]) for c in range(len(word))]
-        self.levels: list[list[list[int]]] = [first]
-        # offsets[k][c]: the start of c's k-fold image is
-        # F(k+1)·s + F(k)·z + offsets[k][c] for c at (s, z) (Fibonacci F).
-        self.offsets: list[list[int]] = [[0] * len(word)]
-        self.fibonacci = [0, 1]
+        # lengths[k][c]: the length of c's k-fold image (level 0: its word's).
+        # One vector a level; a class's children's running lengths are summed
+        # on the way down, so memory is one int per class and level.
+        self.lengths: list[list[int]] = [[len(w) for w in word]]
+        self._growing = Lock()
+        self._lift()
 
     def _tables(self, n: int) -> None:
-        """Extend the per-level tables to n levels."""
-        fib, kids = self.fibonacci, self.kids
-        while len(fib) < n + 2:
-            fib.append(fib[-1] + fib[-2])
-        while len(self.levels) < n:
-            below = [cum[-1] for cum in self.levels[-1]]
-            self.levels.append([_cumulative([below[d] for d in kid]) for kid in kids])
-        while len(self.offsets) <= n:
-            k = len(self.offsets)
-            table, under = self.levels[k - 1], self.offsets[k - 1]
-            row = []
-            for c, cum in enumerate(table):
-                i = bisect_right(cum, 0) - 1  # the first image word reaching level k
-                if i == len(cum) - 1:  # an empty image: never the start of one
-                    row.append(0)
-                    continue
-                a, b = self.shift_s[c][i], self.shift_z[c][i]
-                row.append(fib[k] * a + fib[k - 1] * b + under[kids[c][i]])
-            self.offsets.append(row)
+        """Extend the per-level lengths to n levels (one thread at a time:
+        the service shares a solver between requests)."""
+        lengths, kids = self.lengths, self.kids
+        if len(lengths) > n:
+            return
+        with self._growing:
+            while len(lengths) <= n:
+                below = lengths[-1]
+                # A class with one child shares its child's int.
+                lengths.append(
+                    [
+                        below[kid[0]] if len(kid) == 1 else sum([below[d] for d in kid])
+                        for kid in kids
+                    ]
+                )
+
+    def _lift(self) -> None:
+        """Jumps of 2^e levels up the first-child chain (binary lifting).
+
+        Which children have an empty k-fold image depends only on which had
+        one at level k − 1, so from some level (``stable``) on it no longer
+        changes and each class goes up through a fixed first child: one
+        level maps (s, z) to (s + z + a, s + b), and 2^e levels to
+        Q^(2^e)·(s, z) + v with Q = [[1, 1], [1, 0]] (Fibonacci powers).
+        """
+        lengths, kids = self.lengths, self.kids
+        empty, k = [not x for x in lengths[0]], 0
+        while True:
+            self._tables(k + 1)
+            above = [not x for x in lengths[k + 1]]
+            if above == empty:
+                break
+            empty, k = above, k + 1
+        self.stable = k
+        step: list[tuple[int, int, int]] = []
+        for c, kid in enumerate(kids):
+            i = next((i for i, d in enumerate(kid) if not empty[d]), None)
+            if i is None:  # an empty image: never on a chain
+                step.append((c, 0, 0))
+            else:
+                step.append((kid[i], self.shift_s[c][i], self.shift_z[c][i]))
+        self.jumps = [step]
+        self.powers = [(1, 1, 0)]  # F(m + 1), F(m), F(m − 1) for m = 2^e
+        while 1 << len(self.jumps) <= MAX_LEVELS:
+            a, b, d = self.powers[-1]
+            low = self.jumps[-1]
+            jump = []
+            for end, vs, vz in low:
+                end2, ws, wz = low[end]
+                jump.append((end2, a * vs + b * vz + ws, b * vs + d * vz + wz))
+            self.jumps.append(jump)
+            self.powers.append((a * a + b * b, a * b + b * d, b * b + d * d))
+
+    def _image_start(self, n: int, s: int, z: int, c: int) -> int:
+        """Where the n-fold image of class c at (s, z) starts (its length
+        is nonzero): up n levels through the first child that reaches the
+        top, by jumps down to the stable level and one level at a time
+        below it."""
+        m = n - self.stable
+        e = 0
+        while m > 0:
+            if m & 1:
+                a, b, d = self.powers[e]
+                c, vs, vz = self.jumps[e][c]
+                s, z = a * s + b * z + vs, b * s + d * z + vz
+            m, e = m >> 1, e + 1
+        lengths, kids = self.lengths, self.kids
+        for k in range(min(n, self.stable) - 1, -1, -1):
+            below, kid = lengths[k], kids[c]
+            i = 0
+            while below[kid[i]] == 0:
+                i += 1
+            s, z, c = s + z + self.shift_s[c][i], s + self.shift_z[c][i], kid[i]
+        return s
 
     def locate(self, p: int) -> Located | None:
         """The word holding position p ≥ the written-out base, and its
@@ -135,35 +194,42 @@ class Descent:
             return None
         q = int(exp(log(p) - n * LOG_PHI))  # p/φ^n
         self._tables(n)
-        levels, fib, offsets = self.levels, self.fibonacci, self.offsets[n]
-        starts, zeros, base = self.parse.start_list, self.parse.zero_list, self.base
+        lengths, starts, zeros, base = (
+            self.lengths,
+            self.parse.start_list,
+            self.parse.zero_list,
+            self.base,
+        )
         kids, shift_s, shift_z = self.kids, self.shift_s, self.shift_z
-        top = levels[n - 1]
+        top = lengths[n]
         # The written-out word whose n-fold image holds p: q is p/φ^n up to a
         # few positions; step left until an image starts at or before p.
         j = max(bisect_right(starts, q - 24) - 1, self.context)
-        while top[base[j]][-1] == 0:
+        while top[base[j]] == 0:
             j += 1
         while True:
-            start = fib[n + 1] * starts[j] + fib[n] * zeros[j] + offsets[base[j]]
+            start = self._image_start(n, starts[j], zeros[j], base[j])
             if start <= p:
                 break
             j -= 1
-            while j >= self.context and top[base[j]][-1] == 0:
+            while j >= self.context and top[base[j]] == 0:
                 j -= 1
             if j < self.context:  # pragma: no cover - q is never that far off
                 return None
-        while start + top[base[j]][-1] <= p:
-            start += top[base[j]][-1]
+        while start + top[base[j]] <= p:
+            start += top[base[j]]
             j += 1
         c, s, z = base[j], starts[j], zeros[j]
         ps = pz = pc = 0
+        offset = p - start  # p's offset in the current image
         for k in range(n - 1, -1, -1):
-            cum = levels[k][c]
-            i = bisect_right(cum, p - start) - 1
-            start += cum[i]
+            below, kid = lengths[k], kids[c]
+            i = 0
+            while offset >= below[kid[i]]:
+                offset -= below[kid[i]]
+                i += 1
             ps, pz, pc = s, z, c
-            s, z, c = s + z + shift_s[c][i], s + shift_z[c][i], kids[c][i]
+            s, z, c = s + z + shift_s[c][i], s + shift_z[c][i], kid[i]
         source = ps, pz, self.word[pc]
         for w in self.back[pc]:  # p in the pending part: an earlier translate
             if p >= ps + pz:
@@ -171,13 +237,6 @@ class Descent:
             ps, pz = ps - len(w), pz - w.count("0")
             source = ps, pz, w
         return (s, z, self.word[c]), source
-
-
-def _cumulative(lengths: Sequence[int]) -> list[int]:
-    out = [0]
-    for length in lengths:
-        out.append(out[-1] + length)
-    return out
 
 
 def build(parse: Parse) -> Descent | None:

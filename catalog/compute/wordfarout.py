@@ -313,7 +313,8 @@ class WordFarOut:
         """The word holding column p ≥ s_0, and the word whose translate
         holds position p ≥ T of the bit-string: each as (start, zeros
         before it, word). Written out, then down the levels (the descent's
-        tables), and past them through :meth:`windows`."""
+        tables, to 10^400), and past them or where no context closes
+        through :meth:`windows`."""
         if p < self.read:
             i = bisect_right(self.start_list, p) - 1
             k = bisect_right(self.t_list, p) - 1

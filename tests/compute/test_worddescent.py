@@ -8,6 +8,8 @@ same word and the same translate for every position it answers.
 from __future__ import annotations
 
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -61,6 +63,43 @@ def test_the_descent_finds_what_the_windows_find(solver):
         assert by_descent(solver, p) == by_windows(solver, p), p
 
 
+def test_far_out_to_the_contracts_limit(solver):
+    """Up to 10^300 (the largest coordinate a query takes), at random
+    positions and on both sides of a boundary near the top level, against
+    the window method (0.2 s a position there)."""
+    rng = random.Random(len(solver.book) + 300)
+    edge = int(solver.descent.limit * worddescent.PHI**1410)
+    out = [rng.randrange(10**149, 10**150), rng.randrange(10**299, 10**300)]
+    for p in [*out, edge - 1, edge + 1]:
+        assert by_descent(solver, p) == by_windows(solver, p), p
+
+
+def chain_start(d, n, s, z, c):
+    """The start of the n-fold image one level at a time (no jumps)."""
+    for k in range(n - 1, -1, -1):
+        i = next(i for i, e in enumerate(d.kids[c]) if d.lengths[k][e])
+        s, z, c = s + z + d.shift_s[c][i], s + d.shift_z[c][i], d.kids[c][i]
+    return s
+
+
+def test_the_jumps_go_up_the_chain_and_images_tile(solver):
+    """The binary lifting gives the one-level chain's start, and the n-fold
+    images of consecutive written-out words follow each other (lengths and
+    starts agree), for levels up to 10^300's."""
+    d = solver.descent
+    d._tables(1420)
+    starts, zeros = solver.start_list, solver.zero_list
+    rng = random.Random(5)
+    for n in (1, d.stable, d.stable + 1, 64, 65, 511, 1024, 1419):
+        for j in rng.sample(range(d.context, len(d.base) - 1), 4):
+            while not (d.lengths[n][d.base[j]] and d.lengths[n][d.base[j + 1]]):
+                j += 1
+            here = d._image_start(n, starts[j], zeros[j], d.base[j])
+            assert here == chain_start(d, n, starts[j], zeros[j], d.base[j])
+            after = d._image_start(n, starts[j + 1], zeros[j + 1], d.base[j + 1])
+            assert after - here == d.lengths[n][d.base[j]], (n, j)
+
+
 def test_every_block_class_is_closed(solver):
     """Each class's images are classes, its words the dictionary's, and an
     image ends where the next translate's pending part starts."""
@@ -93,3 +132,22 @@ def test_past_the_tables_the_windows_answer(solver, monkeypatch):
     monkeypatch.setattr(worddescent, "MAX_LEVELS", 3)
     assert all(solver.descent.locate(x) is None for x in xs)
     assert [solver.column(x) for x in xs] == want
+
+
+def test_threads_growing_the_tables_at_once(solver):
+    """Requests share a solver: tables grown by several threads at once
+    (switching often) answer as one thread's do (without the lock, two
+    threads appended the same level twice)."""
+    rng = random.Random(11)
+    points = [rng.randrange(10 ** (e - 1), 10**e) for e in range(10, 121, 10)]
+    want = [by_descent(solver, p) for p in points]
+    fresh = worddescent.build(solver)
+    assert fresh is not None
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(fresh.locate, points))
+    finally:
+        sys.setswitchinterval(previous)
+    assert found == want
