@@ -20,7 +20,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, create_engine, event, exc, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, exc, inspect, text
 from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -28,6 +28,10 @@ from catalog.errors import BadInput, Busy, DatabaseUnavailable
 
 if TYPE_CHECKING:
     from alembic.config import Config
+
+#: What the read functions of the store take: a Session, or a bare
+#: Connection on the API's hot read paths (one per request, no ORM state).
+Reader = Session | Connection
 
 #: Seconds a PostgreSQL connection attempt may take (unless the URL sets one).
 CONNECT_TIMEOUT = 10

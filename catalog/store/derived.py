@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import bindparam, case, delete, func, insert, select, update
+from sqlalchemy import Row, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
+from catalog.store.db import Reader
 from catalog.store.models import (
     Bitstring,
     CrossReference,
@@ -49,7 +50,7 @@ def replace_sequences(
 
 
 def read_sequences(
-    session: Session, entry_id: int, head: int | None = None
+    session: Reader, entry_id: int, head: int | None = None
 ) -> dict[str, dict[str, Any]]:
     """The entry's stored sequences by name; with ``head``, only their first
     ``head`` terms are read and decoded (a sequence keeps up to 100,000)."""
@@ -101,7 +102,7 @@ def replace_bitstring(
 #: The statements of the read paths, built once: building a statement and
 #: its cache key costs more than running it on a small table.
 _BITSTRINGS = (
-    select(Bitstring)
+    select(Bitstring.kind, Bitstring.start, Bitstring.length, Bitstring.bits)
     .where(Bitstring.entry_id == bindparam("entry"))
     .order_by(Bitstring.kind)
 )
@@ -113,11 +114,12 @@ _INVARIANTS = select(Invariants.version, Invariants.data).where(
 )
 
 
-def read_bitstrings(session: Session, entry_id: int) -> list[Bitstring]:
-    return list(session.scalars(_BITSTRINGS, {"entry": entry_id}))
+def read_bitstrings(session: Reader, entry_id: int) -> list[Row[Any]]:
+    """The entry's bit-strings: rows of (kind, start, length, bits)."""
+    return list(session.execute(_BITSTRINGS, {"entry": entry_id}))
 
 
-def xref_ids(session: Session, entry_id: int) -> list[int]:
+def xref_ids(session: Reader, entry_id: int) -> list[int]:
     return sorted(session.scalars(_XREFS, {"entry": entry_id}))
 
 
@@ -205,7 +207,7 @@ def reindex(session: Session) -> int:
     return len(numbers)
 
 
-def read_invariants(session: Session, entry_id: int, version: int) -> dict | None:
+def read_invariants(session: Reader, entry_id: int, version: int) -> dict | None:
     """The stored invariants of an entry, or None if missing or older."""
     row = session.execute(_INVARIANTS, {"entry": entry_id}).first()
     return row.data if row is not None and row.version >= version else None

@@ -12,11 +12,12 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, tuple_
+from sqlalchemy import ColumnElement, Row, and_, bindparam, func, or_, select, tuple_
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from catalog.errors import BadInput
 from catalog.families.filters import FIELDS, Condition
+from catalog.store.db import Reader
 from catalog.store.ids import format_id
 from catalog.store.models import Entry, EntryKeyword, Facts, Label
 
@@ -71,10 +72,17 @@ def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
     return changed
 
 
-def labels_of(session: Session, entry_id: int) -> list[Label]:
-    """The entry's labels, primary (lowest family) first."""
-    query = select(Label).where(Label.entry_id == entry_id)
-    return list(session.scalars(query.order_by(Label.rank, Label.label)))
+_LABELS_OF = (
+    select(Label.label, Label.family, Label.parameters)
+    .where(Label.entry_id == bindparam("entry"))
+    .order_by(Label.rank, Label.label)
+)
+
+
+def labels_of(session: Reader, entry_id: int) -> list[Row[Any]]:
+    """The entry's labels as rows of (label, family, parameters), primary
+    (lowest family) first."""
+    return list(session.execute(_LABELS_OF, {"entry": entry_id}))
 
 
 def primary_labels(session: Session, entry_ids: Sequence[int]) -> dict[int, str]:

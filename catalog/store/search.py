@@ -49,6 +49,7 @@ from catalog.inputs import (
     shown,
 )
 from catalog.store import chunks
+from catalog.store.db import Reader
 from catalog.store.ids import BadId, format_id, parse_id
 from catalog.store.models import Entry, EntryKeyword, Label, SearchGram
 from catalog.store.models import Sequence as SequenceRow
@@ -206,7 +207,7 @@ def parse(query: str) -> dict[str, Any]:
 
 
 def search(
-    session: Session, query: dict[str, Any], offset: int = 0, limit: int = 50
+    session: Reader, query: dict[str, Any], offset: int = 0, limit: int = 50
 ) -> tuple[list[dict[str, Any]], bool]:
     """Ranked matches ``[{"id", "name", "sequence", "index"}, …]`` and
     whether more follow. Terms rank by: match at the start first, then the
@@ -278,7 +279,7 @@ class _Lookup:
     whole: bool = False
 
 
-def _lookup(session: Session, want: np.ndarray, code: int) -> _Lookup:
+def _lookup(session: Reader, want: np.ndarray, code: int) -> _Lookup:
     if code != KINDS["bits"]:
         k = GRAM[code]
         grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
@@ -326,7 +327,7 @@ def _candidates(lookup: _Lookup, at_start: bool) -> tuple[TextClause, dict[str, 
 
 
 def _matches(
-    session: Session,
+    session: Reader,
     stmt: TextClause,
     params: dict[str, int],
     want: np.ndarray,
@@ -370,7 +371,7 @@ _HEAD_BYTES = 8 * INDEXED_TERMS + 1024
 
 
 def _confirmed(
-    session: Session,
+    session: Reader,
     entries: list[int],
     want: np.ndarray,
     code: int,
@@ -435,7 +436,7 @@ def first_match(terms: np.ndarray, want: np.ndarray) -> int | None:
 
 
 def _search_words(
-    session: Session, words: list[str], offset: int, limit: int
+    session: Reader, words: list[str], offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], bool]:
     query = select(Entry.id, Entry.name).order_by(Entry.id)
     for word in words:
