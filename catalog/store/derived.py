@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Row, bindparam, case, delete, func, insert, select, update
+from sqlalchemy import (
+    Integer,
+    Row,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
@@ -49,34 +59,54 @@ def replace_sequences(
         )
 
 
+#: The stored sequences of an entry, whole or their heads (``head``: bytes
+#: of each, which hold the first terms; zlib's output is never much longer
+#: than its input). Built once: building a statement costs more than
+#: running it.
+_SEQUENCE_COLUMNS = (
+    SequenceRow.name,
+    SequenceRow.offset,
+    SequenceRow.length,
+    SequenceRow.encoding,
+    SequenceRow.description,
+)
+_SEQUENCES = (
+    select(*_SEQUENCE_COLUMNS, SequenceRow.data)
+    .where(SequenceRow.entry_id == bindparam("entry"))
+    .order_by(SequenceRow.name)
+)
+_SEQUENCE_HEADS = (
+    select(
+        *_SEQUENCE_COLUMNS,
+        func.substr(SequenceRow.data, 1, bindparam("head", type_=Integer)).label(
+            "data"
+        ),
+    )
+    .where(SequenceRow.entry_id == bindparam("entry"))
+    .order_by(SequenceRow.name)
+)
+_SEQUENCE_DATA = select(SequenceRow.data).where(
+    SequenceRow.entry_id == bindparam("entry"), SequenceRow.name == bindparam("name")
+)
+
+
 def read_sequences(
     session: Reader, entry_id: int, head: int | None = None
 ) -> dict[str, dict[str, Any]]:
     """The entry's stored sequences by name; with ``head``, only their first
     ``head`` terms are read and decoded (a sequence keeps up to 100,000)."""
-    data = (
-        SequenceRow.data
-        if head is None
-        # zlib's output is never much longer than its input: these bytes
-        # hold the first `head` terms (checked below all the same).
-        else func.substr(SequenceRow.data, 1, 8 * head + 1024).label("data")
-    )
-    query = select(
-        SequenceRow.name,
-        SequenceRow.offset,
-        SequenceRow.length,
-        SequenceRow.encoding,
-        SequenceRow.description,
-        data,
-    ).where(SequenceRow.entry_id == entry_id)
+    if head is None:
+        rows = session.execute(_SEQUENCES, {"entry": entry_id})
+    else:
+        params = {"entry": entry_id, "head": 8 * head + 1024}
+        rows = session.execute(_SEQUENCE_HEADS, params)
     out = {}
-    for row in session.execute(query.order_by(SequenceRow.name)):
+    for row in rows:
         terms = chunks.decode_ints(row.encoding, row.data, head)
         if head is not None and len(terms) < min(head, row.length):
-            whole = select(SequenceRow.data).where(
-                SequenceRow.entry_id == entry_id, SequenceRow.name == row.name
-            )
-            terms = chunks.decode_ints(row.encoding, session.scalars(whole).one(), head)
+            params = {"entry": entry_id, "name": row.name}
+            data = session.execute(_SEQUENCE_DATA, params).scalar_one()
+            terms = chunks.decode_ints(row.encoding, data, head)
         out[row.name] = {
             "offset": row.offset,
             "length": row.length,
