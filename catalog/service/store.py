@@ -83,16 +83,21 @@ class Store:
         *,
         migrate: bool = True,
         limits: Limits | None = None,
+        pre_ping: bool = True,
     ) -> None:
         self.settings = settings
         self.migrate = migrate
+        #: Test a pooled PostgreSQL connection (a round trip) before each
+        #: use. The API does without: a read that finds its connection
+        #: lost is run again on a fresh one (``catalog.api._retrying``).
+        self.pre_ping = pre_ping
         #: How much a fill may do for this store's callers: the API sets a
         #: budget, a claim wait and a deadline; the CLI none (it waits).
         self.limits = limits or Limits()
 
     @cached_property
     def engine(self) -> Engine:
-        engine = make_engine(self.settings.database_url)
+        engine = make_engine(self.settings.database_url, pool_pre_ping=self.pre_ping)
         if self.migrate:
             upgrade_to_head(engine)
         return engine
@@ -116,12 +121,22 @@ class Store:
         """Decoded chunks shared by the requests of one process."""
         return repo.ChunkCache()
 
+    @cached_property
+    def _reads(self) -> Engine:
+        # PostgreSQL's READ COMMITTED gives each statement its own snapshot,
+        # in a transaction or not: reading without one saves the BEGIN and
+        # ROLLBACK round trips. SQLite's transaction holds one snapshot for
+        # all the statements of a read (and costs no round trip).
+        if self.engine.dialect.name == "postgresql":
+            return self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        return self.engine
+
     @contextmanager
     def reading(self) -> Iterator[Connection]:
-        """One pooled connection for a read: a transaction of plain
-        statements, rolled back at the end. The API's read paths take one
-        per request (a Session costs more than the statements it runs)."""
-        with self.engine.connect() as connection:
+        """One pooled connection for a read of plain statements, nothing
+        written. The API's read paths take one per request (a Session costs
+        more than the statements it runs)."""
+        with self._reads.connect() as connection:
             yield connection
 
     def dispose(self) -> None:
