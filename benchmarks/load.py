@@ -4,9 +4,9 @@ request as soon as the previous answer has been read in full (what wrk does).
 Used by ``benchmarks/api.py`` when wrk is not installed (:func:`wrk` runs
 wrk when it is). Each request opens its own connection (gunicorn's sync
 workers close after every answer), and its latency runs from the connect to
-the last byte of the answer, so it counts the wait for a free worker. The client runs in one asyncio loop in
-its own process; on a small machine it takes a share of the CPU from the
-server, as wrk would.
+the last byte of the answer, so it counts the wait for a free worker. The
+client runs in one asyncio loop in its own process; on a small machine it
+takes a share of the CPU from the server, as wrk would.
 """
 
 from __future__ import annotations
