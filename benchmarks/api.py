@@ -25,6 +25,11 @@ with the same server and client, is a WSGI app that answers a constant
 (``load.hello``): the ceiling of this machine. Goals: >= 500 requests/s and
 p99 <= 100 ms on SQLite, >= 400 requests/s and p99 <= 150 ms on PostgreSQL,
 no errors. Exit 1 if a goal is missed.
+
+``--mix --profile`` measures instead the app's CPU per request in this
+process, without a server (``benchmarks/apicpu.py``). ``--db URL``
+(repeatable) loads a catalog seeded before, as the mix does, instead of
+seeding temporary ones.
 """
 
 from __future__ import annotations
@@ -32,7 +37,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
 import shutil
 import socket
 import subprocess
@@ -46,6 +50,7 @@ from math import isqrt
 from pathlib import Path
 from urllib.parse import quote
 
+import apicpu
 import load
 import numpy as np
 from sqlalchemy import create_engine, text
@@ -74,6 +79,7 @@ MIX = [
 WORDS = ["Wythoff", "Maharaja", "Nimhoff", "misère", "Box", "altered", "Nim"]
 KEYWORDS = ["maharaja", "altered", "misere", "nimhoff"]
 GOALS = {"SQLite": (500, 100.0), "PostgreSQL": (400, 150.0)}
+LABELS = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 def free_port() -> int:
@@ -92,13 +98,6 @@ def wait_for(url: str, seconds: float = 120) -> None:
         except OSError:
             time.sleep(0.2)
     raise SystemExit(f"the server did not answer {url}")
-
-
-def millis(text: str) -> float:
-    found = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
-    assert found is not None, text
-    value, unit = found.groups()
-    return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
 
 
 @contextmanager
@@ -136,43 +135,6 @@ def gunicorn(
         server.wait(timeout=60)
 
 
-def wrk(host: str, port: int, paths: list[str], seconds: int, connections: int):
-    """wrk over ``paths`` in turn (a Lua script): requests/s, p99 ms, errors."""
-    with tempfile.TemporaryDirectory() as folder:
-        listing = Path(folder) / "paths.txt"
-        listing.write_text("".join(p + "\n" for p in paths))
-        script = Path(folder) / "paths.lua"
-        script.write_text(
-            "local paths = {}\n"
-            f'for line in io.lines("{listing}") do paths[#paths + 1] = line end\n'
-            "local i = 0\n"
-            "request = function()\n"
-            "  i = i % #paths + 1\n"
-            '  return wrk.format("GET", paths[i])\n'
-            "end\n"
-        )
-        out = subprocess.run(
-            [
-                "wrk",
-                "-t2",
-                f"-c{connections}",
-                f"-d{seconds}s",
-                "--latency",
-                "-s",
-                str(script),
-                f"http://{host}:{port}",
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    print(out)
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p99 = millis(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    errors = re.search(r"(Non-2xx or 3xx responses|Socket errors):.*", out)
-    return rate, p99, errors.group(0) if errors else None
-
-
 def measure(
     host: str,
     port: int,
@@ -182,7 +144,8 @@ def measure(
 ) -> tuple[float, float, str | None]:
     """Load the server; requests/s, p99 in ms, and what failed (or None)."""
     if args.wrk:
-        return wrk(host, port, [p for _, p in requests], args.seconds, args.connections)
+        paths = [p for _, p in requests]
+        return load.wrk(host, port, paths, args.seconds, args.connections)
     result = load.run(host, port, requests, args.seconds, args.connections)
     if show:
         print(
@@ -287,8 +250,14 @@ def mix(url: str, seed: int, count: int = 4000) -> list[tuple[str, str]]:
 
 
 @contextmanager
-def databases(postgres: bool) -> Iterator[list[tuple[str, str]]]:
-    """A temporary SQLite file and, unless told not to, a PostgreSQL database."""
+def databases(
+    postgres: bool, given: list[str] | None = None
+) -> Iterator[list[tuple[str, str]]]:
+    """A temporary SQLite file and, unless told not to, a PostgreSQL database;
+    or the catalogs ``given`` (URLs), seeded already."""
+    if given:
+        yield [(LABELS[make_url(u).get_backend_name()], u) for u in given]
+        return
     with tempfile.TemporaryDirectory() as folder:
         targets = [("SQLite", f"sqlite:///{Path(folder) / 'catalog.sqlite3'}")]
         admin, name = None, f"wythoff_bench_api_{os.getpid()}"
@@ -313,7 +282,21 @@ def report(checks: list[tuple[bool, str]]) -> bool:
     return all(ok for ok, _ in checks)
 
 
+def run_profile(args: argparse.Namespace) -> bool:
+    with databases(not args.no_postgres, args.db) as targets:
+        for label, url in targets:
+            print(f"{label}:")
+            if not args.db:
+                print(f"  seeded in {seed_catalog(url):.1f} s")
+            requests = mix(url, seed=15, count=args.requests)
+            warm = mix(url, seed=16, count=args.requests)
+            apicpu.report(label, url, requests, warm, args)
+    return True
+
+
 def run_mix(args: argparse.Namespace) -> bool:
+    if args.profile:
+        return run_profile(args)
     ok = True
     env = {**os.environ}
     if args.no_cache:
@@ -321,10 +304,11 @@ def run_mix(args: argparse.Namespace) -> bool:
     with gunicorn("load:hello", env, args.workers, "/") as (host, port):
         print("baseline (a WSGI app answering a constant):")
         ceiling, ceiling_p99, _ = measure(host, port, [("hello", "/")], args)
-    with databases(not args.no_postgres) as targets:
+    with databases(not args.no_postgres, args.db) as targets:
         for label, url in targets:
             print(f"{label}:")
-            print(f"  seeded in {seed_catalog(url):.1f} s")
+            if not args.db:
+                print(f"  seeded in {seed_catalog(url):.1f} s")
             requests = mix(url, seed=15)
             warm = mix(url, seed=16)
             env["WYTHOFF_DATABASE_URL"] = url
@@ -383,6 +367,14 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="with --mix")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--python", action="store_true", help="never wrk")
+    parser.add_argument(
+        "--db", action="append", help="a catalog seeded already (repeatable)"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="with --mix: CPU per request"
+    )
+    parser.add_argument("--requests", type=int, default=1500, help="with --profile")
+    parser.add_argument("--cprofile", metavar="FILE", help="with --profile")
     parser.add_argument(
         "--no-cache",
         action="store_true",

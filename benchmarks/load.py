@@ -1,20 +1,24 @@
 """Closed-loop HTTP load: ``connections`` clients, each sending its next
 request as soon as the previous answer has been read in full (what wrk does).
 
-Used by ``benchmarks/api.py`` when wrk is not installed. Each request opens
-its own connection (gunicorn's sync workers close after every answer), and
-its latency runs from the connect to the last byte of the answer, so it
-counts the wait for a free worker. The client runs in one asyncio loop in
-its own process; on a small machine it takes a share of the CPU from the
-server, as wrk would.
+Used by ``benchmarks/api.py`` when wrk is not installed (:func:`wrk` runs
+wrk when it is). Each request opens its own connection (gunicorn's sync
+workers close after every answer), and its latency runs from the connect to
+the last byte of the answer, so it counts the wait for a free worker. The
+client runs in one asyncio loop in its own process; on a small machine it
+takes a share of the CPU from the server, as wrk would.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+import subprocess
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -114,6 +118,50 @@ def run(
 ) -> Result:
     """Send ``requests`` ((label, path) pairs, in turn) for ``seconds``."""
     return asyncio.run(_run(host, port, requests, seconds, connections))
+
+
+def millis(text: str) -> float:
+    found = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    assert found is not None, text
+    value, unit = found.groups()
+    return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+
+
+def wrk(host: str, port: int, paths: list[str], seconds: int, connections: int):
+    """wrk over ``paths`` in turn (a Lua script): requests/s, p99 ms, errors."""
+    with tempfile.TemporaryDirectory() as folder:
+        listing = Path(folder) / "paths.txt"
+        listing.write_text("".join(p + "\n" for p in paths))
+        script = Path(folder) / "paths.lua"
+        script.write_text(
+            "local paths = {}\n"
+            f'for line in io.lines("{listing}") do paths[#paths + 1] = line end\n'
+            "local i = 0\n"
+            "request = function()\n"
+            "  i = i % #paths + 1\n"
+            '  return wrk.format("GET", paths[i])\n'
+            "end\n"
+        )
+        out = subprocess.run(
+            [
+                "wrk",
+                "-t2",
+                f"-c{connections}",
+                f"-d{seconds}s",
+                "--latency",
+                "-s",
+                str(script),
+                f"http://{host}:{port}",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    print(out)
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99 = millis(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    errors = re.search(r"(Non-2xx or 3xx responses|Socket errors):.*", out)
+    return rate, p99, errors.group(0) if errors else None
 
 
 def hello(environ: dict, start_response) -> list[bytes]:  # type: ignore[type-arg]

@@ -64,6 +64,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         Settings.load(app.config["DATABASE_URL"]),
         migrate=app.config["MIGRATE"],
         limits=limits,
+        # No round trip to test each pooled connection before a request:
+        # a request that finds its connection lost runs again on a fresh
+        # one, unless it wrote (_retrying), and the pool drops the others.
+        pre_ping=False,
     )
     if app.config["MIGRATE"]:
         store.engine  # noqa: B018  (building the engine runs the migrations)

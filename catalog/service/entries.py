@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -29,16 +29,16 @@ from catalog.inputs import (
 from catalog.service.store import Store, entry_number, stored_game
 from catalog.store import labels as labelled
 from catalog.store import repository as repo
-from catalog.store.db import writing
+from catalog.store.db import Reader, writing
 from catalog.store.ids import UnknownEntry, format_id
-from catalog.store.models import Entry, Extent
+from catalog.store.models import Entry, Extent, Invariants
 
 Progress = Callable[[int], None]
 log = logging.getLogger(__name__)
 
 
 def entry_document(
-    session: Session,
+    session: Reader,
     entry: Any,
     theory: dict[str, Any],
     definition: dict[str, Any] | None = None,
@@ -50,8 +50,11 @@ def entry_document(
     ``name``, …) and the extent's (``x_bound``, ``y_bound``, ``count``,
     ``engine``: None without one), as :func:`show` reads them in one query;
     ``definition`` and ``game`` (its canonical form) default to the entry's.
+    Four more statements: the heads of the sequences, the bit-strings, the
+    labels and the cross-references.
     """
     if isinstance(entry, Entry):
+        assert isinstance(session, Session)
         extent = repo.get_extent(session, entry.id)
         computed = (
             (extent.x_bound, extent.y_bound, extent.count, extent.engine)
@@ -180,6 +183,14 @@ _SHOWN = (
     Extent.count,
     Extent.engine,
 )
+#: The entry's row, its extent, its key (for the definition, from the
+#: process's cache) and its stored invariants: one statement, built once.
+_DOCUMENT = (
+    select(*_SHOWN, Entry.key, Invariants.version, Invariants.data)
+    .outerjoin(Extent, Extent.entry_id == Entry.id)
+    .outerjoin(Invariants, Invariants.entry_id == Entry.id)
+    .where(Entry.id == bindparam("number"))
+)
 
 
 def show(store: Store, wid: str) -> dict[str, Any]:
@@ -189,18 +200,13 @@ def show(store: Store, wid: str) -> dict[str, Any]:
     cross-references."""
     number = entry_number(store, wid)
     for _attempt in range(2):
-        with store.sessions() as session:
-            row = session.execute(
-                select(*_SHOWN)
-                .outerjoin(Extent, Extent.entry_id == Entry.id)
-                .where(Entry.id == number)
-            ).first()
+        with store.reading() as connection:
+            row = connection.execute(_DOCUMENT, {"number": number}).first()
             if row is None:
                 raise UnknownEntry(f"no entry {format_id(number)}")
-            definition, game = stored_game(store, session, number)
-            data = repo.read_invariants(session, number, invariants.VERSION)
-            if data is not None:
-                return entry_document(session, row, data, definition, game)
+            if row.version is not None and row.version >= invariants.VERSION:
+                definition, game = stored_game(store, connection, number, row.key)
+                return entry_document(connection, row, row.data, definition, game)
         entry_invariants(store, number)
     data = entry_invariants(store, number)  # not storable (a read-only role)
     with store.sessions() as session:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+from sqlalchemy import bindparam, select
 
 from catalog.compute import closed
 from catalog.compute.adjoinable import adjoinable as adjoinable_move
@@ -29,7 +30,9 @@ from catalog.service.store import (
     stored_game,
 )
 from catalog.store import repository as repo
-from catalog.store.ids import format_id
+from catalog.store.db import Reader
+from catalog.store.ids import UnknownEntry, format_id
+from catalog.store.models import Entry, Extent
 
 Progress = Callable[[int], None]
 log = logging.getLogger(__name__)
@@ -120,15 +123,19 @@ def positions_window(
     """:func:`positions_page` as arrays, for pictures: the entry's number,
     the page's positions as a (k, 2) array and where the next page starts."""
     number = entry_number(store, wid)
-    with store.sessions() as session:
-        if repo.covers(session, number, n):
-            page, after = repo.read_page(session, number, n, start, limit, store.cache)
+    with store.reading() as connection:
+        if repo.covers(connection, number, n):
+            page, after = repo.read_page(
+                connection, number, n, start, limit, store.cache
+            )
         else:
             page = None
     if page is None:
         _filled(store, wid, n)
-        with store.sessions() as session:
-            page, after = repo.read_page(session, number, n, start, limit, store.cache)
+        with store.reading() as connection:
+            page, after = repo.read_page(
+                connection, number, n, start, limit, store.cache
+            )
     return number, page, after
 
 
@@ -230,20 +237,33 @@ def _exact_is_p(
     }
 
 
+#: The entry's key (for its definition, from the process's cache) and
+#: extent: the one statement an exact answer needs, built once.
+_KEY_AND_BOUNDS = (
+    select(Entry.key, Extent.x_bound, Extent.y_bound)
+    .outerjoin(Extent, Extent.entry_id == Entry.id)
+    .where(Entry.id == bindparam("number"))
+)
+
+
 def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     """Outcome of (x, y), and a winning move (to a P-position) when it is N.
 
     Wythoff's Nim, Ho's variants, altered Wythoff games and Maharaja-type
-    games whose dictionary closes are answered exactly for any size of pile.
-    Otherwise a stored position is answered in one transaction (the entry's
-    key, its extent, the chunks' metadata; the definition and the chunks
-    come from the process's caches); a missing one is computed first.
+    games whose dictionary closes are answered exactly for any size of pile,
+    after one statement (the entry's key and extent; the definition comes
+    from the process's cache). Otherwise a stored position is answered on
+    the same connection (and the chunks' metadata; the chunks come from the
+    process's cache); a missing one is computed first.
     """
     number = entry_number(store, wid)
     check_n(x, "x", maximum=MAX_EXACT_COORDINATE)
     check_n(y, "y", maximum=MAX_EXACT_COORDINATE)
-    with store.sessions() as session:
-        game = stored_game(store, session, number)[1]
+    with store.reading() as connection:
+        row = connection.execute(_KEY_AND_BOUNDS, {"number": number}).first()
+        if row is None:
+            raise UnknownEntry(f"no entry {format_id(number)}")
+        game = stored_game(store, connection, number, row.key)[1]
         exact = (
             closed.is_wythoff(game)
             or closed.is_ho_variant(game)
@@ -251,41 +271,66 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
             or is_maharaja_type(game)
         )
         if not exact:
-            limit = compute_limit(game, store.settings)
-            check_n(x, "x", limit - 1)
-            check_n(y, "y", limit - 1)
-            bound = max(x, y) + 1
-            found = (
-                repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
-                if repo.covers(session, number, bound)
-                else None
-            )
+            found = _stored_box(store, connection, number, game, x, y, row)
     if exact:
         # Exact for any size of pile, in O(log) steps, when a theorem or a
         # closed dictionary answers; else (None) the table, as below.
         answer = _exact_is_p(store, number, game, x, y)
         if answer is not None:
             return answer
-        limit = compute_limit(game, store.settings)
-        check_n(x, "x", limit - 1)
-        check_n(y, "y", limit - 1)
-        bound = max(x, y) + 1
-        found = None
+        with store.reading() as connection:
+            row = connection.execute(_KEY_AND_BOUNDS, {"number": number}).first()
+            found = _stored_box(store, connection, number, game, x, y, row)
     if found is None:
-        fill(store, number, bound)
-        with store.sessions() as session:
-            found = repo.read_positions(session, number, 0, x + 1, y + 1, store.cache)
-    p_set = set(map(tuple, found.tolist()))
-    outcome = "P" if (x, y) in p_set else "N"
-    move = None
-    if outcome == "N":
-        move = next((list(o) for o in options(game, x, y) if o in p_set), None)
+        fill(store, number, max(x, y) + 1)
+        with store.reading() as connection:
+            found = repo.read_positions(
+                connection, number, 0, x + 1, y + 1, store.cache
+            )
     return {
         "id": format_id(number),
         "position": [x, y],
-        "outcome": outcome,
-        "move_to": move,
+        **_outcome(game, found, x, y),
     }
+
+
+def _stored_box(
+    store: Store,
+    connection: Reader,
+    number: int,
+    game: Definition,
+    x: int,
+    y: int,
+    bounds: Any,
+) -> np.ndarray | None:
+    """The stored P-positions with x' <= x and y' <= y (every option of
+    (x, y) lies there), or None when the store does not hold them yet.
+    ``bounds``: the entry's extent (``x_bound``, ``y_bound``; None without)."""
+    limit = compute_limit(game, store.settings)
+    check_n(x, "x", limit - 1)
+    check_n(y, "y", limit - 1)
+    bound = max(x, y) + 1
+    x_bound, y_bound = (bounds.x_bound, bounds.y_bound) if bounds else (None, None)
+    if x_bound is None or x_bound < bound or (y_bound is not None and y_bound < bound):
+        return None
+    return repo.read_positions(connection, number, 0, x + 1, y + 1, store.cache)
+
+
+def _outcome(game: Definition, found: np.ndarray, x: int, y: int) -> dict[str, Any]:
+    """``outcome`` and ``move_to`` of (x, y) from ``found``, every P-position
+    with x' <= x and y' <= y: the first option (in the order of
+    :func:`~catalog.compute.reference.options`) that is P when (x, y) is N.
+    Positions are looked up as the integers x' * (y + 1) + y'."""
+    keys = found[:, 0] * (y + 1) + found[:, 1]
+    here = x * (y + 1) + y
+    at = int(np.searchsorted(keys, here))  # sorted by x then y: so are keys
+    if at < len(keys) and int(keys[at]) == here:
+        return {"outcome": "P", "move_to": None}
+    p_keys = set(keys.tolist())
+    move = next(
+        ([a, b] for a, b in options(game, x, y) if a * (y + 1) + b in p_keys), None
+    )
+    return {"outcome": "N", "move_to": move}
 
 
 def adjoinable(i: int, j: int) -> dict[str, Any]:

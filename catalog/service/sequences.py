@@ -88,8 +88,8 @@ def search(
     check_int(offset, "offset", 0, MAX_SEARCH_OFFSET)
     check_int(limit, "limit", 1, MAX_SEARCH_LIMIT)
     parsed = searching.parse(query)
-    with store.sessions() as session:
-        results, more = searching.search(session, parsed, offset, limit)
+    with store.reading() as connection:
+        results, more = searching.search(connection, parsed, offset, limit)
     shown = parsed.get("terms", parsed.get("words"))
     return {
         "query": shown,

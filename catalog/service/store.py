@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import Connection, Engine, bindparam, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute.modes import max_n
@@ -17,7 +19,7 @@ from catalog.games.definition import Definition, canonicalize
 from catalog.inputs import check_text
 from catalog.store import labels as labelled
 from catalog.store import repository as repo
-from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
+from catalog.store.db import Reader, make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.ids import UnknownEntry, format_id, parse_id
 from catalog.store.limits import Limits
 from catalog.store.models import Entry, Extent
@@ -83,16 +85,21 @@ class Store:
         *,
         migrate: bool = True,
         limits: Limits | None = None,
+        pre_ping: bool = True,
     ) -> None:
         self.settings = settings
         self.migrate = migrate
+        #: Test a pooled PostgreSQL connection (a round trip) before each
+        #: use. The API does without: a read that finds its connection
+        #: lost is run again on a fresh one (``catalog.api._retrying``).
+        self.pre_ping = pre_ping
         #: How much a fill may do for this store's callers: the API sets a
         #: budget, a claim wait and a deadline; the CLI none (it waits).
         self.limits = limits or Limits()
 
     @cached_property
     def engine(self) -> Engine:
-        engine = make_engine(self.settings.database_url)
+        engine = make_engine(self.settings.database_url, pool_pre_ping=self.pre_ping)
         if self.migrate:
             upgrade_to_head(engine)
         return engine
@@ -117,6 +124,24 @@ class Store:
     def cache(self) -> repo.ChunkCache:
         """Decoded chunks shared by the requests of one process."""
         return repo.ChunkCache()
+
+    @cached_property
+    def _reads(self) -> Engine:
+        # PostgreSQL's READ COMMITTED gives each statement its own snapshot,
+        # in a transaction or not: reading without one saves the BEGIN and
+        # ROLLBACK round trips. SQLite's transaction holds one snapshot for
+        # all the statements of a read (and costs no round trip).
+        if self.engine.dialect.name == "postgresql":
+            return self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        return self.engine
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """One pooled connection for a read of plain statements, nothing
+        written. The API's read paths take one per request (a Session costs
+        more than the statements it runs)."""
+        with self._reads.connect() as connection:
+            yield connection
 
     def dispose(self) -> None:
         if "engine" in self.__dict__:
@@ -163,13 +188,12 @@ def entry_version(store: Store, number: int) -> tuple[str, str | None]:
     """What changes whenever the entry's stored results may have: when its
     definition was last edited and its extent last written (one indexed
     read). Raises :class:`~catalog.errors.NotFound` for no such entry."""
-    with store.sessions() as session:
-        row = session.execute(_VERSION, {"number": number}).first()
-        if row is None:
-            repo.get_entry(session, number)  # raises NotFound
-            raise AssertionError("unreachable")
-        edited, extended = row
-        return edited.isoformat(), extended.isoformat() if extended else None
+    with store.reading() as connection:
+        row = connection.execute(_VERSION, {"number": number}).first()
+    if row is None:
+        raise UnknownEntry(f"no entry {format_id(number)}")
+    edited, extended = row
+    return edited.isoformat(), extended.isoformat() if extended else None
 
 
 def entry_game(store: Store, wid: str) -> tuple[int, Definition]:
@@ -180,6 +204,7 @@ def entry_game(store: Store, wid: str) -> tuple[int, Definition]:
 
 
 _KEY = select(Entry.key).where(Entry.id == bindparam("number"))
+_DEFINITION = select(Entry.key, Entry.definition).where(Entry.id == bindparam("number"))
 _VERSION = (
     select(Entry.updated_at, Extent.updated_at)
     .outerjoin(Extent, Extent.entry_id == Entry.id)
@@ -188,18 +213,18 @@ _VERSION = (
 
 
 def stored_game(
-    store: Store, session: Session, number: int
+    store: Store, reader: Reader, number: int, key: str | None = None
 ) -> tuple[dict[str, Any], Definition]:
     """The entry's stored definition (as JSON) and its canonical form, read
-    once per process and key (:class:`Games`). Raises
+    once per process and key (:class:`Games`); ``key``: the entry's, when
+    the caller has read it already. Raises
     :class:`~catalog.store.ids.UnknownEntry` for no such entry."""
-    key = session.scalar(_KEY, {"number": number})
+    if key is None:
+        key = reader.scalar(_KEY, {"number": number})
     found = store.games.get(key) if key is not None else None
     if found is not None:
         return found
-    row = session.execute(
-        select(Entry.key, Entry.definition).where(Entry.id == number)
-    ).first()
+    row = reader.execute(_DEFINITION, {"number": number}).first()
     if row is None:
         raise UnknownEntry(f"no entry {format_id(number)}")
     game = canonicalize(row.definition)

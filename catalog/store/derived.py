@@ -11,10 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import bindparam, case, delete, func, insert, select, update
+from sqlalchemy import (
+    Integer,
+    Row,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
+from catalog.store.db import Reader
 from catalog.store.models import (
     Bitstring,
     CrossReference,
@@ -47,34 +58,54 @@ def replace_sequences(
         )
 
 
+#: The stored sequences of an entry, whole or their heads (``head``: bytes
+#: of each, which hold the first terms; zlib's output is never much longer
+#: than its input). Built once: building a statement costs more than
+#: running it.
+_SEQUENCE_COLUMNS = (
+    SequenceRow.name,
+    SequenceRow.offset,
+    SequenceRow.length,
+    SequenceRow.encoding,
+    SequenceRow.description,
+)
+_SEQUENCES = (
+    select(*_SEQUENCE_COLUMNS, SequenceRow.data)
+    .where(SequenceRow.entry_id == bindparam("entry"))
+    .order_by(SequenceRow.name)
+)
+_SEQUENCE_HEADS = (
+    select(
+        *_SEQUENCE_COLUMNS,
+        func.substr(SequenceRow.data, 1, bindparam("head", type_=Integer)).label(
+            "data"
+        ),
+    )
+    .where(SequenceRow.entry_id == bindparam("entry"))
+    .order_by(SequenceRow.name)
+)
+_SEQUENCE_DATA = select(SequenceRow.data).where(
+    SequenceRow.entry_id == bindparam("entry"), SequenceRow.name == bindparam("name")
+)
+
+
 def read_sequences(
-    session: Session, entry_id: int, head: int | None = None
+    session: Reader, entry_id: int, head: int | None = None
 ) -> dict[str, dict[str, Any]]:
     """The entry's stored sequences by name; with ``head``, only their first
     ``head`` terms are read and decoded (a sequence keeps up to 100,000)."""
-    data = (
-        SequenceRow.data
-        if head is None
-        # zlib's output is never much longer than its input: these bytes
-        # hold the first `head` terms (checked below all the same).
-        else func.substr(SequenceRow.data, 1, 8 * head + 1024).label("data")
-    )
-    query = select(
-        SequenceRow.name,
-        SequenceRow.offset,
-        SequenceRow.length,
-        SequenceRow.encoding,
-        SequenceRow.description,
-        data,
-    ).where(SequenceRow.entry_id == entry_id)
+    if head is None:
+        rows = session.execute(_SEQUENCES, {"entry": entry_id})
+    else:
+        params = {"entry": entry_id, "head": 8 * head + 1024}
+        rows = session.execute(_SEQUENCE_HEADS, params)
     out = {}
-    for row in session.execute(query.order_by(SequenceRow.name)):
+    for row in rows:
         terms = chunks.decode_ints(row.encoding, row.data, head)
         if head is not None and len(terms) < min(head, row.length):
-            whole = select(SequenceRow.data).where(
-                SequenceRow.entry_id == entry_id, SequenceRow.name == row.name
-            )
-            terms = chunks.decode_ints(row.encoding, session.scalars(whole).one(), head)
+            params = {"entry": entry_id, "name": row.name}
+            data = session.execute(_SEQUENCE_DATA, params).scalar_one()
+            terms = chunks.decode_ints(row.encoding, data, head)
         out[row.name] = {
             "offset": row.offset,
             "length": row.length,
@@ -100,7 +131,7 @@ def replace_bitstring(
 #: The statements of the read paths, built once: building a statement and
 #: its cache key costs more than running it on a small table.
 _BITSTRINGS = (
-    select(Bitstring)
+    select(Bitstring.kind, Bitstring.start, Bitstring.length, Bitstring.bits)
     .where(Bitstring.entry_id == bindparam("entry"))
     .order_by(Bitstring.kind)
 )
@@ -112,11 +143,12 @@ _INVARIANTS = select(Invariants.version, Invariants.data).where(
 )
 
 
-def read_bitstrings(session: Session, entry_id: int) -> list[Bitstring]:
-    return list(session.scalars(_BITSTRINGS, {"entry": entry_id}))
+def read_bitstrings(session: Reader, entry_id: int) -> list[Row[Any]]:
+    """The entry's bit-strings: rows of (kind, start, length, bits)."""
+    return list(session.execute(_BITSTRINGS, {"entry": entry_id}))
 
 
-def xref_ids(session: Session, entry_id: int) -> list[int]:
+def xref_ids(session: Reader, entry_id: int) -> list[int]:
     return sorted(session.scalars(_XREFS, {"entry": entry_id}))
 
 
@@ -206,7 +238,7 @@ def reindex(session: Session) -> int:
     return len(numbers)
 
 
-def read_invariants(session: Session, entry_id: int, version: int) -> dict | None:
+def read_invariants(session: Reader, entry_id: int, version: int) -> dict | None:
     """The stored invariants of an entry, or None if missing or older."""
     row = session.execute(_INVARIANTS, {"entry": entry_id}).first()
     return row.data if row is not None and row.version >= version else None

@@ -8,10 +8,12 @@ fields come from the compute layer: reading an entry needs only its labels.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from catalog.store.db import Reader
 from catalog.store.models import Label
 
 
@@ -44,10 +46,17 @@ def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
     return changed
 
 
-def labels_of(session: Session, entry_id: int) -> list[Label]:
-    """The entry's labels, primary (lowest family) first."""
-    query = select(Label).where(Label.entry_id == entry_id)
-    return list(session.scalars(query.order_by(Label.rank, Label.label)))
+_LABELS_OF = (
+    select(Label.label, Label.family, Label.parameters)
+    .where(Label.entry_id == bindparam("entry"))
+    .order_by(Label.rank, Label.label)
+)
+
+
+def labels_of(session: Reader, entry_id: int) -> list[Row[Any]]:
+    """The entry's labels as rows of (label, family, parameters), primary
+    (lowest family) first."""
+    return list(session.execute(_LABELS_OF, {"entry": entry_id}))
 
 
 def primary_labels(session: Session, entry_ids: Sequence[int]) -> dict[int, str]:

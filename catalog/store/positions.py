@@ -16,6 +16,7 @@ from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from catalog.store import chunks
+from catalog.store.db import Reader
 from catalog.store.ids import format_id
 from catalog.store.models import Extent, PositionChunk, utcnow
 
@@ -89,13 +90,21 @@ _CHUNKS_FROM = (
     .order_by(PositionChunk.x0)
 )
 _CHUNKS_IN = _CHUNKS_FROM.where(PositionChunk.x0 < bindparam("x1"))
+_CHUNK = select(
+    PositionChunk.count,
+    PositionChunk.encoding,
+    PositionChunk.checksum,
+    PositionChunk.data,
+).where(
+    PositionChunk.entry_id == bindparam("entry"), PositionChunk.x0 == bindparam("x0")
+)
 _BOUNDS = select(Extent.x_bound, Extent.y_bound).where(
     Extent.entry_id == bindparam("entry")
 )
 
 
 def iter_chunks(
-    session: Session,
+    session: Reader,
     entry_id: int,
     x0: int = 0,
     x1: int | None = None,
@@ -117,12 +126,7 @@ def iter_chunks(
             # Read the row whole: a concurrent fill may have rewritten this
             # (partial, last) chunk since the metadata query.
             count, encoding, digest, data = session.execute(
-                select(
-                    PositionChunk.count,
-                    PositionChunk.encoding,
-                    PositionChunk.checksum,
-                    PositionChunk.data,
-                ).where(PositionChunk.entry_id == entry_id, PositionChunk.x0 == start)
+                _CHUNK, {"entry": entry_id, "x0": start}
             ).one()
             key = (entry_id, start, digest)
             found = chunks.decode_positions(encoding, data, count)
@@ -136,7 +140,7 @@ def iter_chunks(
 
 
 def read_positions(
-    session: Session,
+    session: Reader,
     entry_id: int,
     x0: int = 0,
     x1: int | None = None,
@@ -157,7 +161,7 @@ def read_positions(
     return found[keep]
 
 
-def covers(session: Session, entry_id: int, n: int) -> bool:
+def covers(session: Reader, entry_id: int, n: int) -> bool:
     """Does the store hold every P-position of the entry with x, y < n?"""
     row = session.execute(_BOUNDS, {"entry": entry_id}).first()
     if row is None:
@@ -167,7 +171,7 @@ def covers(session: Session, entry_id: int, n: int) -> bool:
 
 
 def read_page(
-    session: Session,
+    session: Reader,
     entry_id: int,
     n: int,
     start: tuple[int, int],

@@ -36,7 +36,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import LargeBinary, TextClause, delete, func, insert, select, text
+from sqlalchemy import (
+    LargeBinary,
+    TextClause,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+)
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput
@@ -49,6 +58,7 @@ from catalog.inputs import (
     shown,
 )
 from catalog.store import chunks
+from catalog.store.db import Reader
 from catalog.store.ids import BadId, format_id, parse_id
 from catalog.store.models import Entry, EntryKeyword, Label, SearchGram
 from catalog.store.models import Sequence as SequenceRow
@@ -206,7 +216,7 @@ def parse(query: str) -> dict[str, Any]:
 
 
 def search(
-    session: Session, query: dict[str, Any], offset: int = 0, limit: int = 50
+    session: Reader, query: dict[str, Any], offset: int = 0, limit: int = 50
 ) -> tuple[list[dict[str, Any]], bool]:
     """Ranked matches ``[{"id", "name", "sequence", "index"}, …]`` and
     whether more follow. Terms rank by: match at the start first, then the
@@ -221,16 +231,13 @@ def search(
     want = np.asarray(query["terms"], dtype=np.int64)
     wanted = offset + limit + 1
     codes = [c for c in NAMES if c != KINDS["bits"] or want.max() <= 1]
-    lookups = {code: _lookup(session, want, code) for code in codes}
+    scans = {c: _Scan(session, c, _lookup(session, want, c), want) for c in codes}
     found: list[dict[str, Any]] = []
     for at_start in (True, False):
         for code in codes:
             if len(found) >= wanted:
                 break
-            stmt, params = _candidates(lookups[code], at_start)
-            found += _matches(
-                session, stmt, params, want, code, at_start, wanted - len(found)
-            )
+            found += scans[code].matches(at_start, wanted - len(found))
     return found[offset : offset + limit], len(found) > offset + limit
 
 
@@ -278,7 +285,7 @@ class _Lookup:
     whole: bool = False
 
 
-def _lookup(session: Session, want: np.ndarray, code: int) -> _Lookup:
+def _lookup(session: Reader, want: np.ndarray, code: int) -> _Lookup:
     if code != KINDS["bits"]:
         k = GRAM[code]
         grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
@@ -309,59 +316,72 @@ def _lookup(session: Session, want: np.ndarray, code: int) -> _Lookup:
     return _Lookup(BIT_FACTORS, (grams[shift],), shift=shift)
 
 
-def _candidates(lookup: _Lookup, at_start: bool) -> tuple[TextClause, dict[str, int]]:
+def _candidates(lookup: _Lookup) -> tuple[TextClause, dict[str, int]]:
     """The index query whose rows include every entry whose sequence holds
-    the query first at place 0 (``at_start``) or first further on."""
+    the query, first at place 0 or further on."""
     params = {"gram0": lookup.grams[0], "kind": lookup.kind}
     for i in range(1, len(lookup.grams)):
         params[f"gram{i}"] = lookup.grams[i]
         params[f"shift{i}"] = lookup.shifts[i]
-    if lookup.kind != BIT_FACTORS:
-        params["lowest"], params["highest"] = (0, 0) if at_start else (1, _FAR)
-    elif lookup.whole:  # the factor's first place is the query's
-        params["lowest"], params["highest"] = (0, 0) if at_start else (1, _FAR)
-    else:  # the factor first occurs at or before its place in the match
-        params["lowest"], params["highest"] = (0, lookup.shift if at_start else _FAR)
+    # A factor of bits, unless it is the whole query, first occurs at or
+    # before its place in the match: any place will do either way.
+    params["lowest"], params["highest"] = 0, _FAR
     return _places_sql(len(lookup.grams) - 1), params
 
 
-def _matches(
-    session: Session,
-    stmt: TextClause,
-    params: dict[str, int],
-    want: np.ndarray,
-    code: int,
-    at_start: bool,
-    wanted: int,
-) -> list[dict[str, Any]]:
-    """Up to ``wanted`` matches in sequence ``code``, in entry order, among
-    the candidates ``stmt`` reads: those whose first match is at place 0
-    (``at_start``) or those whose first match is further on."""
-    matches: list[dict[str, Any]] = []
-    after = -1
-    # Keyset pages in entry order; an entry can have many candidate places:
-    # it is checked once, and the next page starts after it.
-    while len(matches) < wanted:
-        batch = 4 * (wanted - len(matches)) + 16
-        rows = session.execute(stmt, {**params, "after": after, "batch": batch}).all()
-        entries = []
-        for entry_id, _place in rows:
-            if entry_id != after:
-                entries.append(entry_id)
-                after = entry_id
-        # Check no more candidates than the page still needs (most are real
-        # matches): reading and decoding stored terms is the costly part.
-        # When few of them match, check more at a time.
-        take = wanted - len(matches) + 4
-        while entries and len(matches) < wanted:
-            checked, entries = entries[:take], entries[take:]
-            confirmed = _confirmed(session, checked, want, code, at_start)
-            matches += confirmed
+class _Scan:
+    """The matches in one sequence, read from the index in entry order
+    (keyset pages) and checked against the stored terms as far as asked:
+    those whose first match is at place 0 (``at_start``) and the others,
+    each in entry order. One scan serves both lists, so a query reads each
+    candidate once."""
+
+    def __init__(
+        self, session: Reader, code: int, lookup: _Lookup, want: np.ndarray
+    ) -> None:
+        self.session = session
+        self.code = code
+        self.stmt, self.params = _candidates(lookup)
+        self.want = want
+        self.found: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+        self.after = -1
+        self.pending: list[int] = []  # candidates read, not checked yet
+        self.done = False  # the index has no more candidates
+        self.take = 0
+
+    def matches(self, at_start: bool, wanted: int) -> list[dict[str, Any]]:
+        """The first ``wanted`` matches of the kind asked (fewer if there
+        are no more)."""
+        have = self.found[at_start]
+        self.take = wanted - len(have) + 4
+        while len(have) < wanted and (self.pending or not self.done):
+            if not self.pending:
+                self._read(wanted - len(have))
+                continue
+            # Check no more candidates than the list still needs (most are
+            # real matches): reading and decoding stored terms is the costly
+            # part. When few of them match, check more at a time.
+            checked, self.pending = self.pending[: self.take], self.pending[self.take :]
+            confirmed = _confirmed(self.session, checked, self.want, self.code)
+            for match in confirmed:
+                self.found[match.pop("start")].append(match)
             if 2 * len(confirmed) < len(checked):
-                take = min(2 * take, 1000)
-        if len(rows) < batch:
-            break
-    return matches[:wanted]
+                self.take = min(2 * self.take, 1000)
+        return have[:wanted]
+
+    def _read(self, missing: int) -> None:
+        """The next keyset page of candidate entries (an entry can have many
+        candidate places: it is checked once, and the next page starts
+        after it)."""
+        batch = 4 * missing + 16
+        rows = self.session.execute(
+            self.stmt, {**self.params, "after": self.after, "batch": batch}
+        ).all()
+        for entry_id, _place in rows:
+            if entry_id != self.after:
+                self.pending.append(entry_id)
+                self.after = entry_id
+        self.done = len(rows) < batch
 
 
 #: Bytes of a stored sequence read to decode its indexed terms: zlib's
@@ -369,52 +389,57 @@ def _matches(
 _HEAD_BYTES = 8 * INDEXED_TERMS + 1024
 
 
+#: The stored head of each of some entries' sequence of one name.
+_HEADS = (
+    select(
+        SequenceRow.entry_id,
+        Entry.name,
+        SequenceRow.offset,
+        SequenceRow.length,
+        SequenceRow.encoding,
+        func.substr(SequenceRow.data, 1, _HEAD_BYTES, type_=LargeBinary),
+    )
+    .join(Entry, Entry.id == SequenceRow.entry_id)
+    .where(
+        SequenceRow.entry_id.in_(bindparam("entries", expanding=True)),
+        SequenceRow.name == bindparam("name"),
+    )
+)
+_WHOLE = select(SequenceRow.data).where(
+    SequenceRow.entry_id == bindparam("entry"), SequenceRow.name == bindparam("name")
+)
+
+
 def _confirmed(
-    session: Session,
-    entries: list[int],
-    want: np.ndarray,
-    code: int,
-    at_start: bool,
+    session: Reader, entries: list[int], want: np.ndarray, code: int
 ) -> list[dict[str, Any]]:
-    """The matches among ``entries`` (in their order), from the stored terms."""
+    """The matches among ``entries`` (in their order), from the stored terms;
+    ``start``: whether the first match is at place 0."""
     if not entries:
         return []
-    query = (
-        select(
-            SequenceRow.entry_id,
-            Entry.name,
-            SequenceRow.offset,
-            SequenceRow.length,
-            SequenceRow.encoding,
-            func.substr(SequenceRow.data, 1, _HEAD_BYTES, type_=LargeBinary),
-        )
-        .join(Entry, Entry.id == SequenceRow.entry_id)
-        .where(SequenceRow.entry_id.in_(entries), SequenceRow.name == NAMES[code])
-    )
-    stored = {row[0]: row[1:] for row in session.execute(query).all()}
+    name = NAMES[code]
+    rows = session.execute(_HEADS, {"entries": entries, "name": name}).all()
+    stored = {row[0]: row[1:] for row in rows}
     results: list[dict[str, Any]] = []
     for entry_id in entries:
         if entry_id not in stored:
             continue  # the index is newer than this read: no terms to check
-        name, start, length, encoding, head = stored[entry_id]
+        entry_name, start, length, encoding, head = stored[entry_id]
         needed = min(length, INDEXED_TERMS)
         terms = chunks.decode_ints(encoding, head, needed)
         if len(terms) < needed:  # compressed worse than the bound: read it all
-            data = session.scalar(
-                select(SequenceRow.data).where(
-                    SequenceRow.entry_id == entry_id, SequenceRow.name == NAMES[code]
-                )
-            )
+            data = session.scalar(_WHOLE, {"entry": entry_id, "name": name})
             terms = chunks.decode_ints(encoding, data or b"", needed)
         place = first_match(terms, want)
-        if place is None or (place == 0) != at_start:
+        if place is None:
             continue
         results.append(
             {
                 "id": format_id(entry_id),
-                "name": name,
-                "sequence": NAMES[code],
+                "name": entry_name,
+                "sequence": name,
                 "index": start + place,
+                "start": place == 0,
             }
         )
     return results
@@ -435,7 +460,7 @@ def first_match(terms: np.ndarray, want: np.ndarray) -> int | None:
 
 
 def _search_words(
-    session: Session, words: list[str], offset: int, limit: int
+    session: Reader, words: list[str], offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], bool]:
     query = select(Entry.id, Entry.name).order_by(Entry.id)
     for word in words:
