@@ -58,6 +58,7 @@ from catalog.compute.grundy import plan as grundy_plan
 from catalog.compute.kernel import supported as kernel_supported
 from catalog.compute.modes import column_mode, transposable, transpose
 from catalog.compute.special_kernel import GeneralSweep
+from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
 
 
@@ -130,6 +131,45 @@ def density(game: Definition, height: int) -> float:
         return d2
     growth = min(1.0, max(0.0, math.log2(d2 / d1)))
     return 1.25 * d2 * (height / (2 * PROBE)) ** growth
+
+
+#: Most memory a box (box mode) may take, by :func:`box_bytes`: 1 GB.
+MAX_BOX_BYTES = 1 << 30
+#: Bytes per P-position of a box at its peak: the sweep's output (8, and as
+#: much again while it grows), the (k, 2) positions it returns (16), the
+#: fill's copy of them (16) and the stored positions read back to derive the
+#: sequences (16).
+BOX_BYTES_PER_POSITION = 64
+
+
+def box_bytes(game: Definition, n: int) -> float:
+    """Expected peak bytes of a box-mode game's box n x n, by its density."""
+    return BOX_BYTES_PER_POSITION * n * density(game, n)
+
+
+def check_box_memory(game: Definition, n: int) -> None:
+    """Refuse a box whose expected memory (:func:`box_bytes`) exceeds
+    :data:`MAX_BOX_BYTES`, before anything is allocated; a box that fits
+    even when every cell is P needs no probe."""
+    if BOX_BYTES_PER_POSITION * n * n <= MAX_BOX_BYTES:
+        return
+    need = box_bytes(game, n)
+    if need <= MAX_BOX_BYTES:
+        return
+    lo, hi = 1, n  # the largest n that fits: the estimate grows with n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if box_bytes(game, mid) <= MAX_BOX_BYTES:
+            lo = mid
+        else:
+            hi = mid - 1
+    raise TooMuchWork(
+        f"n={n}: this game (neither a vertical nor a horizontal ray) is "
+        f"computed as a box, which would hold about "
+        f"{need / BOX_BYTES_PER_POSITION:.3g} "
+        f"P-positions and need about {need / 2**20:.0f} MB, over the "
+        f"{MAX_BOX_BYTES >> 20} MB a box may take; its largest n is about {lo}"
+    )
 
 
 def fill_engine(game: Definition) -> str:

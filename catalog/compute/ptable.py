@@ -394,6 +394,9 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     ------
     DefinitionError
         A ``ValueError`` naming the field that makes no sense.
+    TooMuchWork
+        A box-mode game whose box n x n would take more memory than
+        :data:`~catalog.compute.cost.MAX_BOX_BYTES` (by its density).
 
     Notes
     -----
@@ -429,4 +432,7 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     if transposable(game):
         return TransposedSweep(game, n).advance(n)
     n = check_n(n, maximum=MAX_BOX_N)
+    from catalog.compute.cost import check_box_memory  # cost imports this module
+
+    check_box_memory(game, n)
     return GeneralSweep(game, height=n).advance(n)

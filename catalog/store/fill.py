@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import cost
 from catalog.compute import sequences as seqs
-from catalog.compute.modes import column_mode, max_n
+from catalog.compute.modes import box_limited, column_mode, max_n
 from catalog.compute.ptable import resume_sweep
 from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
@@ -153,6 +153,8 @@ def fill(
             game = canonicalize(repo.get_entry(session, entry_id).definition)
             if not column_mode(game):
                 check_n(n, maximum=max_n(game))
+                if box_limited(game):
+                    cost.check_box_memory(game, n)
             extent = repo.get_extent(session, entry_id)
             if _covers(extent, n):
                 return
@@ -488,19 +490,23 @@ def _fill_box(
     else:
         height, x_target = n, max(n, old_x)
         old_x = 0
+    if box_limited(game):  # a queued job too: before anything is allocated
+        cost.check_box_memory(game, max(height, x_target))
     with maker.begin() as session:
         before = repo.read_positions(session, entry_id, 0, old_x)
     sweep = resume_sweep(game, before, old_x, height=height)
+    engine = ENGINES[type(sweep).__name__]
     found = sweep.advance(x_target, progress)
+    del sweep  # its tables and output, before the copies below
+    everything = np.concatenate([before, found])
+    del before, found
     with writing(maker) as session:
         if old_x == 0:
             # A taller box: every chunk is rewritten, in this one transaction.
             session.execute(
                 delete(PositionChunk).where(PositionChunk.entry_id == entry_id)
             )
-        everything = np.concatenate([before, found])
         expected = old_x if old_x else None
-        engine = ENGINES[type(sweep).__name__]
         _claim_extent(
             session, entry_id, expected, x_target, height, len(everything), engine
         )
