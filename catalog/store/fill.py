@@ -447,18 +447,21 @@ def _fill_columns(
         before = repo.read_positions(session, entry_id, 0, start)
         count = extent.count if extent else 0
     sweep = resume_sweep(game, before, start)
+    engine = ENGINES[type(sweep).__name__]
     pending = before[before[:, 0] >= x0]
+    del before  # the sweep holds what it needs of the stored columns
     slow = 1.0  # measured / estimated seconds of the previous chunk
-    while sweep.x < n:
+    while start < n:
         width = cost.chunk_columns(game, start, target / slow, most)
         x1 = min(n, x0 + most, start + width)
         clock = time.monotonic()
         fresh = sweep.advance(x1, progress)
+        if x1 == n:
+            del sweep  # its tables and output, before the sequences are derived
         found = np.concatenate([pending, fresh])
         with writing(maker) as session:
             runner.beat(session)
             count += len(fresh)
-            engine = ENGINES[type(sweep).__name__]
             _claim_extent(session, entry_id, start, x1, None, count, engine)
             repo.write_chunk(session, entry_id, x0, x1, None, found)
             if x1 == n:
