@@ -451,6 +451,7 @@ def _fill_columns(
     pending = before[before[:, 0] >= x0]
     del before  # the sweep holds what it needs of the stored columns
     slow = 1.0  # measured / estimated seconds of the previous chunk
+    first = True
     while start < n:
         width = cost.chunk_columns(game, start, target / slow, most)
         x1 = min(n, x0 + most, start + width)
@@ -467,8 +468,10 @@ def _fill_columns(
             if x1 == n:
                 _store_derived(session, entry_id, n, whole_columns=True)
         expected = cost.chunk_seconds(game, start, x1)
-        if expected > 0:
+        # The first chunk's time includes loading the compiled kernels.
+        if expected > 0 and not first:
             slow = max(1.0, (time.monotonic() - clock) / expected)
+        first = False
         start = x0 = x1
         pending = np.zeros((0, 2), dtype=np.int64)
         if x1 < n and runner.overdue():
