@@ -278,6 +278,34 @@ def _csr(
     return np.cumsum(start), arr[:, 1].copy()
 
 
+def grown_caps(
+    x_end: int, x: int, x_cap: int, y_cap: int, top: int | None
+) -> tuple[int, int] | None:
+    """The line tables' new (columns, rows) for running from column ``x`` to
+    ``x_end``, the rows projected from ``top`` (the highest row so far; None:
+    a fixed height), or None while the tables hold the run.
+
+    A rebuild replays every column so far, so the tables grow by at least a
+    quarter at a time: a fill in many chunks rebuilds them O(log n) times,
+    not at every chunk (which made a fill at 10^7 quadratic), for at most a
+    quarter more memory than one run to ``x_end``.
+    """
+
+    def rows(columns: int) -> int:
+        if top is None:
+            return y_cap
+        return max(y_cap, int(1.1 * top * columns / max(1, x)) + 64)
+
+    taller = rows(x_end) > y_cap
+    if x_end <= x_cap and not taller:
+        return None
+    columns = x_cap if x_end <= x_cap else max(x_end, x_cap + x_cap // 4)
+    height = rows(columns)
+    if taller:
+        height = max(height, y_cap + y_cap // 4)
+    return columns, height
+
+
 class KernelSweep:
     """A resumable compiled sweep with the interface of
     :class:`catalog.compute.ptable.Sweep` (whole columns only).
@@ -370,11 +398,10 @@ class KernelSweep:
         if self.x < 4096:
             self._run(min(x_end, 4096), None)
         top = int(self.out_y[: self.n_out].max()) + 1 if self.n_out else 1
-        scale = x_end / max(1, self.x)
-        y_cap = max(self.y_cap, int(1.1 * top * scale) + 64)
-        if x_end > self.x_cap or y_cap > self.y_cap:
-            self._layout(max(x_end, self.x_cap), y_cap)
-        self._grow_output(int(1.05 * self.n_out * scale) + 64)
+        caps = grown_caps(x_end, self.x, self.x_cap, self.y_cap, top)
+        if caps is not None:
+            self._layout(*caps)
+        self._grow_output(int(1.05 * self.n_out * x_end / max(1, self.x)) + 64)
 
     def _grow_output(self, size: int) -> None:
         """Make room for ``size`` output rows, keeping those written."""

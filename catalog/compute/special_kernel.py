@@ -44,7 +44,7 @@ from math import gcd
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _find, _line, load_columns
+from catalog.compute.kernel import _contains, _find, _line, grown_caps, load_columns
 from catalog.compute.modes import transpose
 from catalog.games.definition import Definition, DefinitionError, lcm
 
@@ -535,15 +535,13 @@ class GeneralSweep:
             return
         if self.x < 4096:
             self._run(min(x_end, 4096), None)
-        scale = x_end / max(1, self.x)
+        top = None
         if self.height is None:
             top = int(self.out_y[: self.n_out].max()) + 1 if self.n_out else 1
-            y_cap = max(self.y_cap, int(1.1 * top * scale) + 64)
-        else:
-            y_cap = self.y_cap
-        if x_end > self.x_cap or y_cap > self.y_cap:
-            self._layout(max(x_end, self.x_cap), y_cap)
-        self._grow_output(int(1.05 * self.n_out * scale) + 64)
+        caps = grown_caps(x_end, self.x, self.x_cap, self.y_cap, top)
+        if caps is not None:
+            self._layout(*caps)
+        self._grow_output(int(1.05 * self.n_out * x_end / max(1, self.x)) + 64)
 
     def _grow_output(self, size: int) -> None:
         if size > self.out_y.size:

@@ -247,3 +247,31 @@ def test_linear_nimhoff_beams_far_out():
     beams = beams[(beams[:, 0] < n) & (beams[:, 1] < n)]
     beams = np.unique(beams, axis=0)
     assert np.array_equal(found, beams)
+
+
+@pytest.mark.parametrize("sweep_type", ["kernel", "general"])
+def test_a_sweep_in_many_calls_rebuilds_its_tables_a_few_times(monkeypatch, sweep_type):
+    """A store fill advances chunk by chunk: rebuilding the tables (which
+    replays every column so far) at each call made a fill quadratic."""
+    from catalog.compute import special_kernel
+
+    if sweep_type == "kernel":
+        game = canonicalize(read_seed(seed_dir() / "W000004.json")["definition"])
+        cls = kernel.KernelSweep
+    else:
+        game = canonicalize({"rays": [[0, 1], [1, 1]], "moves": [[1, 0], [2, 1]]})
+        cls = special_kernel.GeneralSweep
+    layouts = []
+    build = cls._layout
+
+    def counted(self, x_cap, y_cap):
+        layouts.append((x_cap, y_cap))
+        build(self, x_cap, y_cap)
+
+    monkeypatch.setattr(cls, "_layout", counted)
+    sweep = cls(game)
+    parts = [sweep.advance(x) for x in range(3000, 120_001, 3000)]
+    assert len(layouts) <= 20, layouts  # by a quarter at least, not once a call (40)
+    monkeypatch.setattr(cls, "_layout", build)
+    whole = cls(game).advance(120_000)
+    assert np.array_equal(np.concatenate(parts), whole)

@@ -13,7 +13,8 @@ from catalog.errors import TooMuchWork
 from catalog.games.definition import canonicalize
 from catalog.store import repository as repo
 from catalog.store.fill import fill
-from catalog.store.models import Extent, Job
+from catalog.store.job_model import Job
+from catalog.store.models import Extent
 from tests.compute.test_fast_paths import kernel_game
 from tests.compute.test_special_kernel import game_of_kind
 
