@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-pages bench-search bench-seed bench-theory bench-workers serve
+.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -25,6 +25,9 @@ bench-api:  ## the read API under load: one page, then the mix on SQLite and Pos
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py
+
+bench-fills:  ## peak memory of the store's fills at n = 10^7 on SQLite (benchmarks/fills.py)
+	$(PY) benchmarks/fills.py
 
 bench-pages:  ## entry pages: render time and page weight (benchmarks/pages.py)
 	$(PY) benchmarks/pages.py
