@@ -42,6 +42,17 @@ def _postgres_admin():
     return engine
 
 
+def pytest_sessionstart(session):
+    """With pytest-xdist, compile the kernels in the controller before the
+    workers start, so that they load them from numba's cache
+    (:mod:`tests.kernels`)."""
+    config = session.config
+    if not hasattr(config, "workerinput") and config.getoption("numprocesses", 0):
+        from tests.kernels import warm
+
+        warm()
+
+
 def pytest_report_header(config):
     return f"PostgreSQL for store tests: {ADMIN_URL} (CI={os.environ.get('CI', '')})"
 
