@@ -204,7 +204,8 @@ def mix(url: str, seed: int, count: int = 4000) -> list[tuple[str, str]]:
         store.dispose()
 
     def far_coordinate() -> int:
-        digits = rng.randint(7, 300)
+        # Up to 299 digits: y near phi x stays within the API's 10^300.
+        digits = rng.randint(7, 299)
         return rng.randrange(10 ** (digits - 1), 10**digits)
 
     def draw(label: str) -> str:
