@@ -86,8 +86,7 @@ def main() -> int:
     words = solve(maharaja.moves, p_positions(maharaja, PROVED_N), PROVED_N)
     setup = time.perf_counter() - start
     assert words is not None
-    cells = [(rng.randrange(10**17, 10**18),) for _ in range(300)]
-    points = [(x, words.solver.column(x)[0] + rng.randrange(2)) for (x,) in cells]
+    points = _near_p(words.solver, rng, 17, 300)
     took_m = median_time(words.solver.is_p, points)
     print(
         f"W000004 is-p at 10^18: median {took_m * 1e6:.1f} µs, "
@@ -104,10 +103,7 @@ def main() -> int:
         build = time.perf_counter() - start
         grown += tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()
-        cells = [
-            (rng.randrange(10 ** (exponent - 1), 10**exponent),) for _ in range(60)
-        ]
-        points = [(x, words.solver.column(x)[0] + rng.randrange(2)) for (x,) in cells]
+        points = _near_p(words.solver, rng, exponent - 1, 60)
         far = median_time(words.solver.is_p, points)
         print(
             f"W000004 is-p at 10^{exponent}: median {far * 1e3:.2f} ms, "
@@ -130,6 +126,13 @@ def main() -> int:
         return 1
     print("all goals met")
     return 0
+
+
+def _near_p(solver, rng: random.Random, exponent: int, count: int) -> list:
+    """``count`` positions (x, y), x of ``exponent + 1`` digits, y on or just
+    above the column's lowest P-position: half P, half N."""
+    cells = [rng.randrange(10**exponent, 10 ** (exponent + 1)) for _ in range(count)]
+    return [(x, solver.column(x)[0] + rng.randrange(2)) for x in cells]
 
 
 if __name__ == "__main__":
