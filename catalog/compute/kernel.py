@@ -306,7 +306,48 @@ def grown_caps(
     return columns, height
 
 
-class KernelSweep:
+class Growing:
+    """Table sizing shared by the compiled column sweeps: ``_layout`` builds
+    the line tables, ``_run`` sweeps; ``height`` None means the rows grow
+    with the columns (a fixed height for a box's rows)."""
+
+    height: int | None = None
+    x: int
+    x_cap: int
+    y_cap: int
+    n_out: int
+    out_y: np.ndarray
+
+    def _layout(self, x_cap: int, y_cap: int) -> None:
+        raise NotImplementedError
+
+    def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
+        raise NotImplementedError
+
+    def _reserve(self, x_end: int) -> None:
+        """Size the tables for x_end columns from what the first columns show,
+        so that long runs do not rebuild them again and again."""
+        if x_end <= self.x_cap and x_end <= 4096:
+            return
+        if self.x < 4096:
+            self._run(min(x_end, 4096), None)
+        top = None
+        if self.height is None:
+            top = int(self.out_y[: self.n_out].max()) + 1 if self.n_out else 1
+        caps = grown_caps(x_end, self.x, self.x_cap, self.y_cap, top)
+        if caps is not None:
+            self._layout(*caps)
+        self._grow_output(int(1.05 * self.n_out * x_end / max(1, self.x)) + 64)
+
+    def _grow_output(self, size: int) -> None:
+        """Make room for ``size`` output rows, keeping those written."""
+        if size > self.out_y.size:
+            grown = np.zeros(size, dtype=np.int64)
+            grown[: self.n_out] = self.out_y[: self.n_out]
+            self.out_y = grown
+
+
+class KernelSweep(Growing):
     """A resumable compiled sweep with the interface of
     :class:`catalog.compute.ptable.Sweep` (whole columns only).
 
@@ -389,26 +430,6 @@ class KernelSweep:
         self._run(x_end, progress)
         bound = INF if y_bound is None else y_bound
         return _assemble(self.col_start, self.out_y, first, x_end, start_out, bound)
-
-    def _reserve(self, x_end: int) -> None:
-        """Size the tables for x_end columns from what the first columns show,
-        so that long runs do not rebuild them again and again."""
-        if x_end <= self.x_cap and x_end <= 4096:
-            return
-        if self.x < 4096:
-            self._run(min(x_end, 4096), None)
-        top = int(self.out_y[: self.n_out].max()) + 1 if self.n_out else 1
-        caps = grown_caps(x_end, self.x, self.x_cap, self.y_cap, top)
-        if caps is not None:
-            self._layout(*caps)
-        self._grow_output(int(1.05 * self.n_out * x_end / max(1, self.x)) + 64)
-
-    def _grow_output(self, size: int) -> None:
-        """Make room for ``size`` output rows, keeping those written."""
-        if size > self.out_y.size:
-            grown = np.zeros(size, dtype=np.int64)
-            grown[: self.n_out] = self.out_y[: self.n_out]
-            self.out_y = grown
 
     def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
         if x_end > self.x_cap:

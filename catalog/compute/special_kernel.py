@@ -44,7 +44,7 @@ from math import gcd
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _find, _line, grown_caps, load_columns
+from catalog.compute.kernel import Growing, _contains, _find, _line, load_columns
 from catalog.compute.modes import transpose
 from catalog.games.definition import Definition, DefinitionError, lcm
 
@@ -395,7 +395,7 @@ def _csr(
     return np.cumsum(start), arr[:, 1].copy()
 
 
-class GeneralSweep:
+class GeneralSweep(Growing):
     """A resumable compiled sweep for any definition, with the interface of
     :class:`catalog.compute.kernel.KernelSweep` (whole columns only).
 
@@ -528,26 +528,6 @@ class GeneralSweep:
             return np.zeros((0, 2), dtype=np.int64)
         bound = INF if y_bound is None else y_bound
         return _assemble(self.col_start, self.out_y, first, x_end, 0, bound)
-
-    def _reserve(self, x_end: int) -> None:
-        """Size the tables for x_end columns from what the first columns show."""
-        if x_end <= self.x_cap and x_end <= 4096:
-            return
-        if self.x < 4096:
-            self._run(min(x_end, 4096), None)
-        top = None
-        if self.height is None:
-            top = int(self.out_y[: self.n_out].max()) + 1 if self.n_out else 1
-        caps = grown_caps(x_end, self.x, self.x_cap, self.y_cap, top)
-        if caps is not None:
-            self._layout(*caps)
-        self._grow_output(int(1.05 * self.n_out * x_end / max(1, self.x)) + 64)
-
-    def _grow_output(self, size: int) -> None:
-        if size > self.out_y.size:
-            grown = np.zeros(size, dtype=np.int64)
-            grown[: self.n_out] = self.out_y[: self.n_out]
-            self.out_y = grown
 
     def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
         if x_end > self.x_cap:
