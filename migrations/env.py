@@ -1,4 +1,4 @@
-"""Alembic environment: the catalog's models, on the catalog's database."""
+"""Alembic environment: the catalog's tables, on the catalog's database."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from sqlalchemy import Connection
 from catalog.config import Settings
 from catalog.store import job_model  # noqa: F401  (its table, in the metadata)
 from catalog.store.db import make_engine
-from catalog.store.models import Base
+from catalog.store.tables import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def run(connection: Connection) -> None:
