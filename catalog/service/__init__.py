@@ -8,9 +8,10 @@ argument), :mod:`.entries` (add, show, invariants, seed, verify),
 :mod:`.sequences` (sequences, bit-strings, exports, search) and
 :mod:`.listings` (families, seeding them, list, tables).
 
-The names of :mod:`.listings` are imported on first use (PEP 562): it loads
-the families' machinery, which reading an entry by its ID does not need
-(``tests/cli/test_startup.py`` holds this).
+Every name is imported from its module on first use (PEP 562): ``wythoff
+show`` loads what reading an entry needs, not the listings' families, the
+sequences' exports or the compute layer (``tests/cli/test_startup.py``
+holds this).
 """
 
 from __future__ import annotations
@@ -18,46 +19,84 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from catalog.inputs import MAX_LIST_LIMIT
-from catalog.service.entries import (
-    add,
-    entry_document,
-    entry_invariants,
-    reindex,
-    seed,
-    show,
-    verify,
-)
-from catalog.service.positions import (
-    MAX_EXACT_COORDINATE,
-    adjoinable,
-    compute,
-    grundy_json,
-    grundy_pieces,
-    grundy_table,
-    grundy_values,
-    is_p,
-    positions,
-    positions_page,
-    positions_window,
-    work_needed,
-)
-from catalog.service.sequences import (
-    MAIN_SEQUENCES,
-    UnknownSequence,
-    bfile,
-    bitstring,
-    export,
-    oeis,
-    search,
-    sequence,
-)
-from catalog.service.store import Store, entry_game, entry_number, entry_version
-
 if TYPE_CHECKING:
+    from catalog.inputs import MAX_LIST_LIMIT
+    from catalog.service.entries import (
+        add,
+        entry_document,
+        entry_invariants,
+        reindex,
+        seed,
+        show,
+        verify,
+    )
     from catalog.service.listings import families, list_entries, seed_families, table
+    from catalog.service.positions import (
+        MAX_EXACT_COORDINATE,
+        adjoinable,
+        compute,
+        grundy_json,
+        grundy_pieces,
+        grundy_table,
+        grundy_values,
+        is_p,
+        positions,
+        positions_page,
+        positions_window,
+        work_needed,
+    )
+    from catalog.service.sequences import (
+        MAIN_SEQUENCES,
+        UnknownSequence,
+        bfile,
+        bitstring,
+        export,
+        oeis,
+        search,
+        sequence,
+    )
+    from catalog.service.store import Store, entry_game, entry_number, entry_version
 
-_LISTINGS = ("families", "list_entries", "seed_families", "table")
+#: The names of each module (the imports above, made on first use).
+_NAMES = {
+    "catalog.inputs": ("MAX_LIST_LIMIT",),
+    "catalog.service.entries": (
+        "add",
+        "entry_document",
+        "entry_invariants",
+        "reindex",
+        "seed",
+        "show",
+        "verify",
+    ),
+    "catalog.service.listings": ("families", "list_entries", "seed_families", "table"),
+    "catalog.service.positions": (
+        "MAX_EXACT_COORDINATE",
+        "adjoinable",
+        "compute",
+        "grundy_json",
+        "grundy_pieces",
+        "grundy_table",
+        "grundy_values",
+        "is_p",
+        "positions",
+        "positions_page",
+        "positions_window",
+        "work_needed",
+    ),
+    "catalog.service.sequences": (
+        "MAIN_SEQUENCES",
+        "UnknownSequence",
+        "bfile",
+        "bitstring",
+        "export",
+        "oeis",
+        "search",
+        "sequence",
+    ),
+    "catalog.service.store": ("Store", "entry_game", "entry_number", "entry_version"),
+}
+_MODULES = {name: module for module, names in _NAMES.items() for name in names}
 
 __all__ = [
     "MAIN_SEQUENCES",
@@ -100,6 +139,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LISTINGS:
-        return getattr(importlib.import_module("catalog.service.listings"), name)
+    module = _MODULES.get(name)
+    if module is not None:
+        return getattr(importlib.import_module(module), name)
     raise AttributeError(f"module 'catalog.service' has no attribute {name!r}")

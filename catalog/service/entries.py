@@ -1,5 +1,10 @@
 """Entries: add, show, list; the invariants stored with each entry; seeding,
-verifying and reindexing the whole catalog."""
+verifying and reindexing the whole catalog.
+
+:func:`show` reads what is stored with one plain connection and Core
+statements; the ORM (:mod:`catalog.store.repository`) and the compute
+layer's invariants load only when something is written or computed.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,12 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session
 
-from catalog.compute import invariants
 from catalog.compute.modes import column_mode
 from catalog.compute.sequences import MAX_TERMS
 from catalog.errors import Busy, DatabaseUnavailable
 from catalog.games.definition import (
     Definition,
-    canonicalize,
     parse_json,
 )
 from catalog.inputs import (
@@ -28,10 +30,11 @@ from catalog.inputs import (
 )
 from catalog.service.store import Store, entry_number, stored_game
 from catalog.store import labels as labelled
-from catalog.store import repository as repo
 from catalog.store.db import Reader, writing
+from catalog.store.derived import read_bitstrings, read_sequences, xref_ids
 from catalog.store.ids import UnknownEntry, format_id
-from catalog.store.models import Entry, Extent, Invariants
+from catalog.store.tables import entries, extents
+from catalog.store.tables import invariants as stored_invariants
 
 Progress = Callable[[int], None]
 log = logging.getLogger(__name__)
@@ -41,41 +44,30 @@ def entry_document(
     session: Reader,
     entry: Any,
     theory: dict[str, Any],
-    definition: dict[str, Any] | None = None,
-    game: Definition | None = None,
+    definition: dict[str, Any],
+    game: Definition,
 ) -> dict[str, Any]:
     """What ``wythoff show`` prints and ``/api/v1/entries/{id}`` returns.
 
-    ``entry`` is an :class:`Entry` or a row with its columns (``id``,
-    ``name``, …) and the extent's (``x_bound``, ``y_bound``, ``count``,
-    ``engine``: None without one), as :func:`show` reads them in one query;
-    ``definition`` and ``game`` (its canonical form) default to the entry's.
-    Four more statements: the heads of the sequences, the bit-strings, the
-    labels and the cross-references.
+    ``entry`` is a row with the entry's columns (``id``, ``name``, …) and
+    the extent's (``x_bound``, ``y_bound``, ``count``, ``engine``: None
+    without one), as :func:`show` reads them in one query; ``definition``
+    and ``game`` (its canonical form) are the entry's. Four more statements:
+    the heads of the sequences, the bit-strings, the labels and the
+    cross-references.
     """
-    if isinstance(entry, Entry):
-        assert isinstance(session, Session)
-        extent = repo.get_extent(session, entry.id)
-        computed = (
-            (extent.x_bound, extent.y_bound, extent.count, extent.engine)
-            if extent
-            else (None, None, None, None)
-        )
-    else:
-        computed = (entry.x_bound, entry.y_bound, entry.count, entry.engine)
-    x_bound, y_bound, count, engine = computed
-    if definition is None:
-        definition = entry.definition
-    if game is None:
-        # The mode depends on the rays alone: skip re-validating up to
-        # 250,000 stored forced cells (400 ms for a 100x100 box).
-        game = canonicalize({**definition, "alter": {}})
+    x_bound, y_bound, count, engine = (
+        entry.x_bound,
+        entry.y_bound,
+        entry.count,
+        entry.engine,
+    )
     offset = theory.get("offset")
     defects = theory.get("defects")
     saturation = theory.get("saturation")
     dictionary = theory.get("dictionary")
-    sequences = repo.read_sequences(session, entry.id, head=20)
-    bitstrings = repo.read_bitstrings(session, entry.id)
+    sequences = read_sequences(session, entry.id, head=20)
+    bitstrings = read_bitstrings(session, entry.id)
     labels = labelled.labels_of(session, entry.id)
     primary = labels[0] if labels else None
     doc: dict[str, Any] = {
@@ -97,7 +89,7 @@ def entry_document(
         "offset": offset["value"] if offset else None,
         "defects": defects["value"] if defects else None,
         "saturation_column": saturation["value"]["column"] if saturation else None,
-        "xrefs": [format_id(i) for i in repo.xref_ids(session, entry.id)],
+        "xrefs": [format_id(i) for i in xref_ids(session, entry.id)],
         "computed": {
             "mode": "columns" if column_mode(game) else "box",
             "x_bound": x_bound if x_bound is not None else 0,
@@ -158,6 +150,8 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
         name = check_text(name, "name", MAX_NAME_LENGTH).strip()
     # The write lock first (SQLite): two processes adding the same definition
     # queue, and the second finds the first's entry.
+    from catalog.store import repository as repo  # the ORM: writes alone
+
     with writing(store.sessions) as session:
         entry, created = repo.add_entry(session, game, name=name)
         if created:
@@ -169,27 +163,29 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
 
 #: The columns of an entry and its extent that :func:`entry_document` shows.
 _SHOWN = (
-    Entry.id,
-    Entry.name,
-    Entry.description,
-    Entry.keywords,
-    Entry.references,
-    Entry.provenance,
-    Entry.source,
-    Entry.created_at,
-    Entry.updated_at,
-    Extent.x_bound,
-    Extent.y_bound,
-    Extent.count,
-    Extent.engine,
+    entries.c.id,
+    entries.c.name,
+    entries.c.description,
+    entries.c.keywords,
+    entries.c.references,
+    entries.c.provenance,
+    entries.c.source,
+    entries.c.created_at,
+    entries.c.updated_at,
+    extents.c.x_bound,
+    extents.c.y_bound,
+    extents.c.count,
+    extents.c.engine,
 )
 #: The entry's row, its extent, its key (for the definition, from the
 #: process's cache) and its stored invariants: one statement, built once.
 _DOCUMENT = (
-    select(*_SHOWN, Entry.key, Invariants.version, Invariants.data)
-    .outerjoin(Extent, Extent.entry_id == Entry.id)
-    .outerjoin(Invariants, Invariants.entry_id == Entry.id)
-    .where(Entry.id == bindparam("number"))
+    select(
+        *_SHOWN, entries.c.key, stored_invariants.c.version, stored_invariants.c.data
+    )
+    .outerjoin(extents, extents.c.entry_id == entries.c.id)
+    .outerjoin(stored_invariants, stored_invariants.c.entry_id == entries.c.id)
+    .where(entries.c.id == bindparam("number"))
 )
 
 
@@ -204,14 +200,23 @@ def show(store: Store, wid: str) -> dict[str, Any]:
             row = connection.execute(_DOCUMENT, {"number": number}).first()
             if row is None:
                 raise UnknownEntry(f"no entry {format_id(number)}")
-            if row.version is not None and row.version >= invariants.VERSION:
+            if row.version is not None and row.version >= _version():
                 definition, game = stored_game(store, connection, number, row.key)
                 return entry_document(connection, row, row.data, definition, game)
         entry_invariants(store, number)
     data = entry_invariants(store, number)  # not storable (a read-only role)
-    with store.sessions() as session:
-        entry = repo.get_entry(session, number)
-        return entry_document(session, entry, data)
+    with store.reading() as connection:
+        row = connection.execute(_DOCUMENT, {"number": number}).one()
+        definition, game = stored_game(store, connection, number, row.key)
+        return entry_document(connection, row, data, definition, game)
+
+
+def _version() -> int:
+    """The compute layer's version of the invariants' recipes: a stored row
+    of an older one is recomputed."""
+    from catalog.compute import invariants
+
+    return invariants.VERSION
 
 
 def entry_invariants(store: Store, number: int) -> dict[str, Any]:
@@ -223,6 +228,9 @@ def entry_invariants(store: Store, number: int) -> dict[str, Any]:
     came in between. A database that refuses the write (a read-only role)
     still gets the answer, just not cached.
     """
+    from catalog.compute import invariants
+    from catalog.store import repository as repo
+
     for _attempt in range(3):
         with store.sessions() as session:
             entry = repo.get_entry(session, number)
@@ -259,5 +267,7 @@ def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, An
 
 
 def reindex(store: Store) -> dict[str, Any]:
+    from catalog.store import repository as repo
+
     with writing(store.sessions) as session:
         return {"reindexed": repo.reindex(session)}

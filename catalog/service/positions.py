@@ -1,5 +1,9 @@
 """P-positions: compute and store on demand, read pages, outcomes of single
-positions (exact far out where a theorem allows), Grundy values."""
+positions (exact far out where a theorem allows), Grundy values.
+
+What is stored is read with plain connections and Core statements; the
+compute layer (sweeps, solvers, the theorems of other games than Wythoff's)
+loads only for the commands and the games that need it."""
 
 from __future__ import annotations
 
@@ -12,10 +16,6 @@ import numpy as np
 from sqlalchemy import bindparam, select
 
 from catalog.compute import closed
-from catalog.compute.adjoinable import adjoinable as adjoinable_move
-from catalog.compute.altered import is_altered_wythoff
-from catalog.compute.dictionary import is_maharaja_type
-from catalog.compute.reference import options
 from catalog.errors import TooMuchWork
 from catalog.games.definition import (
     Definition,
@@ -29,10 +29,10 @@ from catalog.service.store import (
     entry_number,
     stored_game,
 )
-from catalog.store import repository as repo
+from catalog.store import positions as stored
 from catalog.store.db import Reader
 from catalog.store.ids import UnknownEntry, format_id
-from catalog.store.models import Entry, Extent
+from catalog.store.tables import entries, extents
 
 Progress = Callable[[int], None]
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ def _filled_positions(
     """Fill up to n, then read every P-position with x, y < n."""
     number = _filled(store, wid, n, progress)
     with store.sessions() as session:
-        return number, repo.read_positions(session, number, 0, n, n, store.cache)
+        return number, stored.read_positions(session, number, 0, n, n, store.cache)
 
 
 def compute(
@@ -124,8 +124,8 @@ def positions_window(
     the page's positions as a (k, 2) array and where the next page starts."""
     number = entry_number(store, wid)
     with store.reading() as connection:
-        if repo.covers(connection, number, n):
-            page, after = repo.read_page(
+        if stored.covers(connection, number, n):
+            page, after = stored.read_page(
                 connection, number, n, start, limit, store.cache
             )
         else:
@@ -133,7 +133,7 @@ def positions_window(
     if page is None:
         _filled(store, wid, n)
         with store.reading() as connection:
-            page, after = repo.read_page(
+            page, after = stored.read_page(
                 connection, number, n, start, limit, store.cache
             )
     return number, page, after
@@ -240,9 +240,9 @@ def _exact_is_p(
 #: The entry's key (for its definition, from the process's cache) and
 #: extent: the one statement an exact answer needs, built once.
 _KEY_AND_BOUNDS = (
-    select(Entry.key, Extent.x_bound, Extent.y_bound)
-    .outerjoin(Extent, Extent.entry_id == Entry.id)
-    .where(Entry.id == bindparam("number"))
+    select(entries.c.key, extents.c.x_bound, extents.c.y_bound)
+    .outerjoin(extents, extents.c.entry_id == entries.c.id)
+    .where(entries.c.id == bindparam("number"))
 )
 
 
@@ -264,12 +264,7 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
         if row is None:
             raise UnknownEntry(f"no entry {format_id(number)}")
         game = stored_game(store, connection, number, row.key)[1]
-        exact = (
-            closed.is_wythoff(game)
-            or closed.is_ho_variant(game)
-            or is_altered_wythoff(game)
-            or is_maharaja_type(game)
-        )
+        exact = _exact_kind(game)
         if not exact:
             found = _stored_box(store, connection, number, game, x, y, row)
     if exact:
@@ -284,7 +279,7 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
     if found is None:
         fill(store, number, max(x, y) + 1)
         with store.reading() as connection:
-            found = repo.read_positions(
+            found = stored.read_positions(
                 connection, number, 0, x + 1, y + 1, store.cache
             )
     return {
@@ -292,6 +287,18 @@ def is_p(store: Store, wid: str, x: int, y: int) -> dict[str, Any]:
         "position": [x, y],
         **_outcome(game, found, x, y),
     }
+
+
+def _exact_kind(game: Definition) -> bool:
+    """Is ``game`` of a kind whose outcomes a theorem (or a closed
+    dictionary) may give for any size of pile?"""
+    if closed.is_wythoff(game) or closed.is_ho_variant(game):
+        return True
+    # Imported here: the theorems of the other kinds serve their games alone.
+    from catalog.compute.altered import is_altered_wythoff
+    from catalog.compute.dictionary import is_maharaja_type
+
+    return is_altered_wythoff(game) or is_maharaja_type(game)
 
 
 def _stored_box(
@@ -313,7 +320,7 @@ def _stored_box(
     x_bound, y_bound = (bounds.x_bound, bounds.y_bound) if bounds else (None, None)
     if x_bound is None or x_bound < bound or (y_bound is not None and y_bound < bound):
         return None
-    return repo.read_positions(connection, number, 0, x + 1, y + 1, store.cache)
+    return stored.read_positions(connection, number, 0, x + 1, y + 1, store.cache)
 
 
 def _outcome(game: Definition, found: np.ndarray, x: int, y: int) -> dict[str, Any]:
@@ -321,6 +328,8 @@ def _outcome(game: Definition, found: np.ndarray, x: int, y: int) -> dict[str, A
     with x' <= x and y' <= y: the first option (in the order of
     :func:`~catalog.compute.reference.options`) that is P when (x, y) is N.
     Positions are looked up as the integers x' * (y + 1) + y'."""
+    from catalog.compute.reference import options  # an N-position's moves
+
     keys = found[:, 0] * (y + 1) + found[:, 1]
     here = x * (y + 1) + y
     at = int(np.searchsorted(keys, here))  # sorted by x then y: so are keys
@@ -336,4 +345,6 @@ def _outcome(game: Definition, found: np.ndarray, x: int, y: int) -> dict[str, A
 def adjoinable(i: int, j: int) -> dict[str, Any]:
     """Can (i, j) and (j, i) join Wythoff's Nim without changing its
     P-positions? Exact for any size; no database needed."""
+    from catalog.compute.adjoinable import adjoinable as adjoinable_move
+
     return adjoinable_move(i, j).to_json()

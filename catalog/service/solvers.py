@@ -26,7 +26,7 @@ from catalog.compute.wordfarout import (
 from catalog.games.definition import Definition
 from catalog.service.positions import fill
 from catalog.service.store import Store
-from catalog.store import repository as repo
+from catalog.store import positions as stored
 
 
 @lru_cache(maxsize=8)
@@ -54,8 +54,8 @@ def _word_far_out(store: Store, number: int, game: Definition) -> Solved | None:
         return _SOLVED[game]
     n = PROVED_N if game.moves == MAHARAJA_MOVES else OBSERVED_N
     fill(store, number, n)
-    with store.sessions() as session:
-        table = repo.read_positions(session, number, 0, n, n, store.cache)
+    with store.reading() as connection:
+        table = stored.read_positions(connection, number, 0, n, n, store.cache)
     solved = solve(game.moves, table, n)
     _SOLVED[game] = solved
     while len(_SOLVED) > _SOLVED_KEPT:

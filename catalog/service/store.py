@@ -11,20 +11,21 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, bindparam, select
-from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute.modes import max_n
 from catalog.config import Settings
 from catalog.games.definition import Definition, canonicalize
 from catalog.inputs import check_text
 from catalog.store import labels as labelled
-from catalog.store import repository as repo
 from catalog.store.db import Reader, make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.ids import UnknownEntry, format_id, parse_id
 from catalog.store.limits import Limits
-from catalog.store.models import Entry, Extent
+from catalog.store.positions import ChunkCache
+from catalog.store.tables import entries, extents
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
     from catalog.families import FamilySet
 
 #: The longest label (the store's column holds 200 characters).
@@ -77,7 +78,11 @@ class Games:
 
 
 class Store:
-    """The database of one catalog, connected and migrated on first use."""
+    """The database of one catalog, connected and migrated on first use.
+
+    Reads take a plain connection (:meth:`reading`) and Core statements;
+    only writes build :attr:`sessions`, and so import the ORM.
+    """
 
     def __init__(
         self,
@@ -121,9 +126,9 @@ class Store:
         return Games()
 
     @cached_property
-    def cache(self) -> repo.ChunkCache:
+    def cache(self) -> ChunkCache:
         """Decoded chunks shared by the requests of one process."""
-        return repo.ChunkCache()
+        return ChunkCache()
 
     @cached_property
     def _reads(self) -> Engine:
@@ -165,8 +170,8 @@ def entry_number(store: Store, text: str) -> int:
     if not isinstance(text, str) or "." not in text:
         return parse_id(text)
     check_text(text, "ID", MAX_LABEL_LENGTH)
-    with store.sessions() as session:
-        number = labelled.entry_for_label(session, text)
+    with store.reading() as connection:
+        number = labelled.entry_for_label(connection, text)
     if number is not None:
         return number
     # Not stored as written: a malformed label or an unknown family says so
@@ -174,8 +179,8 @@ def entry_number(store: Store, text: str) -> int:
     # canonically; else the member is not seeded.
     member = store.families.parse_label(text)
     if member.label != text:
-        with store.sessions() as session:
-            number = labelled.entry_for_label(session, member.label)
+        with store.reading() as connection:
+            number = labelled.entry_for_label(connection, member.label)
         if number is not None:
             return number
     raise UnknownEntry(
@@ -199,16 +204,18 @@ def entry_version(store: Store, number: int) -> tuple[str, str | None]:
 def entry_game(store: Store, wid: str) -> tuple[int, Definition]:
     """The entry's number and its canonical definition."""
     number = entry_number(store, wid)
-    with store.sessions() as session:
-        return number, stored_game(store, session, number)[1]
+    with store.reading() as connection:
+        return number, stored_game(store, connection, number)[1]
 
 
-_KEY = select(Entry.key).where(Entry.id == bindparam("number"))
-_DEFINITION = select(Entry.key, Entry.definition).where(Entry.id == bindparam("number"))
+_KEY = select(entries.c.key).where(entries.c.id == bindparam("number"))
+_DEFINITION = select(entries.c.key, entries.c.definition).where(
+    entries.c.id == bindparam("number")
+)
 _VERSION = (
-    select(Entry.updated_at, Extent.updated_at)
-    .outerjoin(Extent, Extent.entry_id == Entry.id)
-    .where(Entry.id == bindparam("number"))
+    select(entries.c.updated_at, extents.c.updated_at)
+    .outerjoin(extents, extents.c.entry_id == entries.c.id)
+    .where(entries.c.id == bindparam("number"))
 )
 
 

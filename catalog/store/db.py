@@ -18,20 +18,21 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import Connection, Engine, create_engine, event, exc, inspect, text
 from sqlalchemy.engine import URL, ExceptionContext, make_url
-from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.errors import BadInput, Busy, DatabaseUnavailable
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy.orm import Session, sessionmaker
 
 #: What the read functions of the store take: a Session, or a bare
-#: Connection on the API's hot read paths (one per request, no ORM state).
-Reader = Session | Connection
+#: Connection on the read paths (the CLI's show and is-p, the API's reads:
+#: no ORM state, and ``sqlalchemy.orm`` is not even imported).
+Reader: TypeAlias = "Session | Connection"
 
 #: Seconds a PostgreSQL connection attempt may take (unless the URL sets one).
 CONNECT_TIMEOUT = 10
@@ -203,6 +204,8 @@ def _sqlite_begin(connection: Any) -> None:
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    from sqlalchemy.orm import sessionmaker  # the writes' (the ORM's) alone
+
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 

@@ -3,12 +3,13 @@ them: sequences, bit-strings, cross-references, the search index and the
 invariants.
 
 Every function takes the session first and never creates, commits or closes
-it.
+it. The reads run Core statements on :mod:`catalog.store.tables` and take a
+bare Connection as well; only the writes import the ORM's models.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy import (
@@ -22,25 +23,21 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.orm import Session
 
-from catalog.store import chunks
+from catalog.store import chunks, tables
 from catalog.store.db import Reader
-from catalog.store.models import (
-    Bitstring,
-    CrossReference,
-    Facts,
-    Invariants,
-    SearchGram,
-    utcnow,
-)
-from catalog.store.models import Sequence as SequenceRow
+from catalog.store.tables import utcnow
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def replace_sequences(
     session: Session, entry_id: int, sequences: dict[str, tuple[int, np.ndarray, str]]
 ) -> None:
     """Store derived sequences: ``name -> (offset, terms, description)``."""
+    from catalog.store.models import Sequence as SequenceRow  # the ORM: writes alone
+
     session.execute(delete(SequenceRow).where(SequenceRow.entry_id == entry_id))
     for name, (offset, terms, description) in sequences.items():
         encoding, data = chunks.encode_ints(terms)
@@ -62,30 +59,29 @@ def replace_sequences(
 #: of each, which hold the first terms; zlib's output is never much longer
 #: than its input). Built once: building a statement costs more than
 #: running it.
+_SEQ = tables.sequences.c
 _SEQUENCE_COLUMNS = (
-    SequenceRow.name,
-    SequenceRow.offset,
-    SequenceRow.length,
-    SequenceRow.encoding,
-    SequenceRow.description,
+    _SEQ.name,
+    _SEQ.offset,
+    _SEQ.length,
+    _SEQ.encoding,
+    _SEQ.description,
 )
 _SEQUENCES = (
-    select(*_SEQUENCE_COLUMNS, SequenceRow.data)
-    .where(SequenceRow.entry_id == bindparam("entry"))
-    .order_by(SequenceRow.name)
+    select(*_SEQUENCE_COLUMNS, _SEQ.data)
+    .where(_SEQ.entry_id == bindparam("entry"))
+    .order_by(_SEQ.name)
 )
 _SEQUENCE_HEADS = (
     select(
         *_SEQUENCE_COLUMNS,
-        func.substr(SequenceRow.data, 1, bindparam("head", type_=Integer)).label(
-            "data"
-        ),
+        func.substr(_SEQ.data, 1, bindparam("head", type_=Integer)).label("data"),
     )
-    .where(SequenceRow.entry_id == bindparam("entry"))
-    .order_by(SequenceRow.name)
+    .where(_SEQ.entry_id == bindparam("entry"))
+    .order_by(_SEQ.name)
 )
-_SEQUENCE_DATA = select(SequenceRow.data).where(
-    SequenceRow.entry_id == bindparam("entry"), SequenceRow.name == bindparam("name")
+_SEQUENCE_DATA = select(_SEQ.data).where(
+    _SEQ.entry_id == bindparam("entry"), _SEQ.name == bindparam("name")
 )
 
 
@@ -118,6 +114,8 @@ def read_sequences(
 def replace_bitstring(
     session: Session, entry_id: int, kind: str, start: int, bits: str
 ) -> None:
+    from catalog.store.models import Bitstring
+
     session.execute(
         delete(Bitstring).where(Bitstring.entry_id == entry_id, Bitstring.kind == kind)
     )
@@ -130,16 +128,17 @@ def replace_bitstring(
 
 #: The statements of the read paths, built once: building a statement and
 #: its cache key costs more than running it on a small table.
+_BITS = tables.bitstrings.c
 _BITSTRINGS = (
-    select(Bitstring.kind, Bitstring.start, Bitstring.length, Bitstring.bits)
-    .where(Bitstring.entry_id == bindparam("entry"))
-    .order_by(Bitstring.kind)
+    select(_BITS.kind, _BITS.start, _BITS.length, _BITS.bits)
+    .where(_BITS.entry_id == bindparam("entry"))
+    .order_by(_BITS.kind)
 )
-_XREFS = select(CrossReference.other_id).where(
-    CrossReference.entry_id == bindparam("entry")
+_XREFS = select(tables.xrefs.c.other_id).where(
+    tables.xrefs.c.entry_id == bindparam("entry")
 )
-_INVARIANTS = select(Invariants.version, Invariants.data).where(
-    Invariants.entry_id == bindparam("entry")
+_INVARIANTS = select(tables.invariants.c.version, tables.invariants.c.data).where(
+    tables.invariants.c.entry_id == bindparam("entry")
 )
 
 
@@ -156,6 +155,8 @@ def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> N
     """Cross-reference the entries whose column sequence y(x) agrees with
     ``column`` on their common stored length (at least 100 columns): their
     P-positions agree in every column up to that bound."""
+    from catalog.store.models import CrossReference
+
     before = set(xref_ids(session, entry_id))
     session.execute(
         delete(CrossReference).where(
@@ -178,6 +179,8 @@ def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
     entry. Three statements, however many members the class has (reading
     each member's cross-references again made seeding a family with
     hundreds of equal games quadratic)."""
+    from catalog.store.models import Facts
+
     _set_facts(session, entry_id, xref_class=min(linked | {entry_id}))
     if not linked:
         return
@@ -191,6 +194,8 @@ def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
 
 def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
     # Candidates from the search index: entries whose y starts the same way.
+    from catalog.store.models import CrossReference, SearchGram
+    from catalog.store.models import Sequence as SequenceRow
     from catalog.store.search import gram_hash  # as in reindex: writes only
 
     same_start = (
@@ -229,6 +234,7 @@ RELATION = "same-p-positions"
 
 def reindex(session: Session) -> int:
     """Rebuild the search index from every stored sequence; return entries."""
+    from catalog.store.models import Sequence as SequenceRow
     from catalog.store.search import index_sequences
 
     numbers = list(session.scalars(select(SequenceRow.entry_id).distinct()))
@@ -249,6 +255,8 @@ def store_invariants(
 ) -> None:
     """Keep ``data`` (from :func:`catalog.compute.invariants.compute`), and the
     values researchers filter by in the indexed columns of :class:`Facts`."""
+    from catalog.store.models import Invariants
+
     session.merge(
         Invariants(entry_id=entry_id, version=version, data=data, computed_at=utcnow())
     )
@@ -287,6 +295,8 @@ def _set_facts(session: Session, entry_id: int, **values: Any) -> None:
     A fill and a first ``show`` of the same entry may write at once: the row
     is created by an insert that does nothing on conflict, so neither fails.
     """
+    from catalog.store.models import Facts
+
     dialect = session.get_bind().dialect.name
     # Imported here: loading the PostgreSQL dialect costs 30 ms of every
     # command's start, and only a write needs it.

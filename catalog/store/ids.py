@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput, NotFound
 from catalog.inputs import SPACE, shown
-from catalog.store.models import Entry
+from catalog.store.tables import entries
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 #: ASCII digits only (``\d`` would take ``W００００01``), and nothing after them.
 _ID = re.compile(r"[Ww]([0-9]{6})")
@@ -49,7 +52,7 @@ def next_free(session: Session) -> int:
     # Imported here: reading an entry resolves IDs without the families.
     from catalog.families.registry import FIRST_FAMILY_ID
 
-    below = select(func.max(Entry.id)).where(Entry.id < FIRST_FAMILY_ID)
+    below = select(func.max(entries.c.id)).where(entries.c.id < FIRST_FAMILY_ID)
     number = (session.scalar(below) or 0) + 1
     if number >= FIRST_FAMILY_ID:
         raise IdsExhausted(f"every ID below {format_id(FIRST_FAMILY_ID)} is taken")

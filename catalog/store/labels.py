@@ -8,18 +8,22 @@ fields come from the compute layer: reading an entry needs only its labels.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, bindparam, func, select
-from sqlalchemy.orm import Session
 
 from catalog.store.db import Reader
-from catalog.store.models import Label
+from catalog.store.tables import labels as table
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
     """Give the entry these labels (``{"label", "family", "rank",
     "parameters", "codes"}``); return how many were new or moved."""
+    from catalog.store.models import Label  # the ORM: writes alone
+
     rows = list(rows)
     query = select(Label).where(Label.label.in_([row["label"] for row in rows]))
     existing = {found.label: found for found in session.scalars(query)}
@@ -47,10 +51,11 @@ def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
 
 
 _LABELS_OF = (
-    select(Label.label, Label.family, Label.parameters)
-    .where(Label.entry_id == bindparam("entry"))
-    .order_by(Label.rank, Label.label)
+    select(table.c.label, table.c.family, table.c.parameters)
+    .where(table.c.entry_id == bindparam("entry"))
+    .order_by(table.c.rank, table.c.label)
 )
+_ENTRY_FOR_LABEL = select(table.c.entry_id).where(table.c.label == bindparam("label"))
 
 
 def labels_of(session: Reader, entry_id: int) -> list[Row[Any]]:
@@ -59,26 +64,26 @@ def labels_of(session: Reader, entry_id: int) -> list[Row[Any]]:
     return list(session.execute(_LABELS_OF, {"entry": entry_id}))
 
 
-def primary_labels(session: Session, entry_ids: Sequence[int]) -> dict[int, str]:
+def primary_labels(session: Reader, entry_ids: Sequence[int]) -> dict[int, str]:
     """The primary label of each of these entries that has one."""
     out: dict[int, str] = {}
     if not entry_ids:
         return out
     query = (
-        select(Label.entry_id, Label.label)
-        .where(Label.entry_id.in_(entry_ids))
-        .order_by(Label.entry_id, Label.rank, Label.label)
+        select(table.c.entry_id, table.c.label)
+        .where(table.c.entry_id.in_(entry_ids))
+        .order_by(table.c.entry_id, table.c.rank, table.c.label)
     )
     for number, label in session.execute(query):
         out.setdefault(number, label)
     return out
 
 
-def entry_for_label(session: Session, label: str) -> int | None:
-    return session.scalar(select(Label.entry_id).where(Label.label == label))
+def entry_for_label(session: Reader, label: str) -> int | None:
+    return session.scalar(_ENTRY_FOR_LABEL, {"label": label})
 
 
-def family_counts(session: Session) -> dict[str, int]:
+def family_counts(session: Reader) -> dict[str, int]:
     """How many members of each family the catalog holds."""
-    query = select(Label.family, func.count()).group_by(Label.family)
+    query = select(table.c.family, func.count()).group_by(table.c.family)
     return {family: count for family, count in session.execute(query)}

@@ -2,7 +2,8 @@
 pages read from them through a per-process cache of decoded chunks.
 
 Every function takes the session first and never creates, commits or closes
-it.
+it. The reads run Core statements on :mod:`catalog.store.tables` and take a
+bare Connection as well; only the writes import the ORM's models.
 """
 
 from __future__ import annotations
@@ -10,18 +11,25 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sqlalchemy import bindparam, delete, select
-from sqlalchemy.orm import Session
 
 from catalog.store import chunks
 from catalog.store.db import Reader
 from catalog.store.ids import format_id
-from catalog.store.models import Extent, PositionChunk, utcnow
+from catalog.store.tables import extents, p_chunks, utcnow
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from catalog.store.models import Extent, PositionChunk
 
 
 def get_extent(session: Session, entry_id: int) -> Extent | None:
+    from catalog.store.models import Extent  # the ORM: writes alone
+
     return session.get(Extent, entry_id)
 
 
@@ -34,6 +42,8 @@ def write_chunk(
     positions: np.ndarray,
 ) -> PositionChunk:
     """Store the P-positions of columns [x0, x1), replacing a chunk at x0."""
+    from catalog.store.models import PositionChunk
+
     session.execute(
         delete(PositionChunk).where(
             PositionChunk.entry_id == entry_id, PositionChunk.x0 == x0
@@ -82,24 +92,22 @@ class ChunkCache:
 #: The statements of the read paths, built once: building a statement and
 #: its cache key costs more than running it on a small table.
 _CHUNKS_FROM = (
-    select(PositionChunk.x0, PositionChunk.checksum)
+    select(p_chunks.c.x0, p_chunks.c.checksum)
     .where(
-        PositionChunk.entry_id == bindparam("entry"),
-        PositionChunk.x1 > bindparam("x0"),
+        p_chunks.c.entry_id == bindparam("entry"),
+        p_chunks.c.x1 > bindparam("x0"),
     )
-    .order_by(PositionChunk.x0)
+    .order_by(p_chunks.c.x0)
 )
-_CHUNKS_IN = _CHUNKS_FROM.where(PositionChunk.x0 < bindparam("x1"))
+_CHUNKS_IN = _CHUNKS_FROM.where(p_chunks.c.x0 < bindparam("x1"))
 _CHUNK = select(
-    PositionChunk.count,
-    PositionChunk.encoding,
-    PositionChunk.checksum,
-    PositionChunk.data,
-).where(
-    PositionChunk.entry_id == bindparam("entry"), PositionChunk.x0 == bindparam("x0")
-)
-_BOUNDS = select(Extent.x_bound, Extent.y_bound).where(
-    Extent.entry_id == bindparam("entry")
+    p_chunks.c.count,
+    p_chunks.c.encoding,
+    p_chunks.c.checksum,
+    p_chunks.c.data,
+).where(p_chunks.c.entry_id == bindparam("entry"), p_chunks.c.x0 == bindparam("x0"))
+_BOUNDS = select(extents.c.x_bound, extents.c.y_bound).where(
+    extents.c.entry_id == bindparam("entry")
 )
 
 
@@ -215,5 +223,7 @@ def read_page(
 
 
 def chunk_rows(session: Session, entry_id: int) -> list[PositionChunk]:
+    from catalog.store.models import PositionChunk
+
     query = select(PositionChunk).where(PositionChunk.entry_id == entry_id)
     return list(session.scalars(query.order_by(PositionChunk.x0)))

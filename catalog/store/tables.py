@@ -96,9 +96,7 @@ alterations = Table(
     Column("forced_n", JSON, nullable=False),
     Column("cells", Integer, nullable=False, comment="number of forced cells, P and N"),
     Column("width", Integer, nullable=False, comment="1 + largest x of a forced cell"),
-    Column(
-        "height", Integer, nullable=False, comment="1 + largest y of a forced cell"
-    ),
+    Column("height", Integer, nullable=False, comment="1 + largest y of a forced cell"),
     _created_at(),
 )
 
@@ -137,9 +135,7 @@ entries = Table(
         nullable=False,
         comment="canonical definition (boxes expanded)",
     ),
-    Column(
-        "game_id", Integer, ForeignKey("games.id"), nullable=False, index=True
-    ),
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False, index=True),
     Column(
         "alteration_id",
         Integer,
@@ -200,9 +196,7 @@ p_chunks = Table(
         comment="rows y < y_bound; NULL: whole columns",
     ),
     Column("count", BigInteger, nullable=False),
-    Column(
-        "encoding", String(32), nullable=False, comment="see catalog.store.chunks"
-    ),
+    Column("encoding", String(32), nullable=False, comment="see catalog.store.chunks"),
     Column("data", LargeBinary, nullable=False),
     Column(
         "checksum",
@@ -235,9 +229,7 @@ sequences = Table(
 search_grams = Table(
     "search_grams",
     metadata,
-    Column(
-        "gram", BigInteger, primary_key=True, comment="hash of k consecutive terms"
-    ),
+    Column("gram", BigInteger, primary_key=True, comment="hash of k consecutive terms"),
     _entry_id(primary_key=True, index=True),
     Column(
         "kind",
