@@ -8,10 +8,13 @@ argument), :mod:`.entries` (add, show, invariants, seed, verify),
 :mod:`.sequences` (sequences, bit-strings, exports, search) and
 :mod:`.listings` (families, seeding them, list, tables).
 
-Every name is imported from its module on first use (PEP 562): ``wythoff
-show`` loads what reading an entry needs, not the listings' families, the
-sequences' exports or the compute layer (``tests/cli/test_startup.py``
-holds this).
+The names of :mod:`.entries`, :mod:`.sequences` and :mod:`.listings` are
+imported on first use (PEP 562): ``wythoff is-p`` loads what reading an
+entry's positions needs, ``wythoff show`` what reading its document needs,
+neither the families, the exports nor the ORM (``tests/cli/test_startup.py``
+holds this). :mod:`.positions` is imported at once: its function
+``positions`` shares the module's name, and importing the module later
+would set the package's attribute to the module.
 """
 
 from __future__ import annotations
@@ -19,8 +22,24 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from catalog.inputs import MAX_LIST_LIMIT
+from catalog.service.positions import (
+    MAX_EXACT_COORDINATE,
+    adjoinable,
+    compute,
+    grundy_json,
+    grundy_pieces,
+    grundy_table,
+    grundy_values,
+    is_p,
+    positions,
+    positions_page,
+    positions_window,
+    work_needed,
+)
+from catalog.service.store import Store, entry_game, entry_number, entry_version
+
 if TYPE_CHECKING:
-    from catalog.inputs import MAX_LIST_LIMIT
     from catalog.service.entries import (
         add,
         entry_document,
@@ -31,20 +50,6 @@ if TYPE_CHECKING:
         verify,
     )
     from catalog.service.listings import families, list_entries, seed_families, table
-    from catalog.service.positions import (
-        MAX_EXACT_COORDINATE,
-        adjoinable,
-        compute,
-        grundy_json,
-        grundy_pieces,
-        grundy_table,
-        grundy_values,
-        is_p,
-        positions,
-        positions_page,
-        positions_window,
-        work_needed,
-    )
     from catalog.service.sequences import (
         MAIN_SEQUENCES,
         UnknownSequence,
@@ -55,11 +60,9 @@ if TYPE_CHECKING:
         search,
         sequence,
     )
-    from catalog.service.store import Store, entry_game, entry_number, entry_version
 
-#: The names of each module (the imports above, made on first use).
-_NAMES = {
-    "catalog.inputs": ("MAX_LIST_LIMIT",),
+#: The names imported on first use, by module (as above).
+_LAZY = {
     "catalog.service.entries": (
         "add",
         "entry_document",
@@ -70,20 +73,6 @@ _NAMES = {
         "verify",
     ),
     "catalog.service.listings": ("families", "list_entries", "seed_families", "table"),
-    "catalog.service.positions": (
-        "MAX_EXACT_COORDINATE",
-        "adjoinable",
-        "compute",
-        "grundy_json",
-        "grundy_pieces",
-        "grundy_table",
-        "grundy_values",
-        "is_p",
-        "positions",
-        "positions_page",
-        "positions_window",
-        "work_needed",
-    ),
     "catalog.service.sequences": (
         "MAIN_SEQUENCES",
         "UnknownSequence",
@@ -94,9 +83,8 @@ _NAMES = {
         "search",
         "sequence",
     ),
-    "catalog.service.store": ("Store", "entry_game", "entry_number", "entry_version"),
 }
-_MODULES = {name: module for module, names in _NAMES.items() for name in names}
+_MODULES = {name: module for module, names in _LAZY.items() for name in names}
 
 __all__ = [
     "MAIN_SEQUENCES",

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON
-from sqlalchemy.orm import DeclarativeBase, Mapped, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, relationship
 
 from catalog.store import tables
 from catalog.store.tables import NAMING_CONVENTION, utcnow
@@ -43,6 +43,12 @@ __all__ = [
 class Base(DeclarativeBase):
     metadata = tables.metadata
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+    @declared_attr.directive
+    def __tablename__(cls) -> str:
+        """The name of the class's table (``Extent.__tablename__``), as
+        declarative classes have it."""
+        return cls.__table__.name  # type: ignore[attr-defined]
 
 
 class Game(Base):
