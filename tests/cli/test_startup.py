@@ -5,7 +5,9 @@ a stored entry must not import numba, Flask or Alembic: each costs a large
 part of a second at every start (``benchmarks/cli.py`` measures the times).
 Nor the compute layer (sweeps, cost model, families, solvers, the job
 queue's table): together they cost ``show`` and ``is-p`` about a third of
-their start.
+their start. Nor, for ``show`` and ``is-p``, the ORM (``sqlalchemy.orm``
+and the models mapped with it): a fifth of a second; they read with Core
+statements on :mod:`catalog.store.tables`.
 """
 
 import json
@@ -14,62 +16,118 @@ import sys
 
 import pytest
 
+from catalog import service
 from catalog.cli.main import cli
+from catalog.config import Settings
 
 HEAVY = ("numba", "flask", "alembic")
 
+#: Runs each command of argv[1] (a JSON list of argument lists) in a child
+#: forked once the CLI is imported, as a fresh ``wythoff ARGS`` would start;
+#: writes ``{"ARGS": [modules the child had]}`` to argv[2].
 PROBE = """
-import sys
+import json, os, sys, traceback
 from catalog.cli.main import cli
-try:
-    cli({args!r}, standalone_mode=False)
-finally:
-    found = sorted(m for m in {modules!r} if m in sys.modules)
-    print("LOADED", *found, file=sys.stderr)
+
+found = {}
+for args in json.loads(sys.argv[1]):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        status = 0
+        try:
+            cli(args, standalone_mode=False)
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with os.fdopen(write, "w") as pipe:
+            json.dump(sorted(sys.modules), pipe)
+        os._exit(status)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        modules = json.load(pipe)
+    if os.waitpid(pid, 0)[1] != 0:
+        sys.exit(f"wythoff {' '.join(args)} failed")
+    found[" ".join(args)] = modules
+with open(sys.argv[2], "w") as out:
+    json.dump(found, out)
 """
 
 
-def loaded(args, modules, env=None):
-    """The modules of ``modules`` that running ``wythoff ARGS`` imported."""
-    code = PROBE.format(args=list(args), modules=modules)
+def probe(commands, folder):
+    """The modules that each ``wythoff ARGS`` of ``commands`` imported, by
+    ``"ARGS"``: one process, which forks a fresh start for each command."""
+    report = folder / "modules.json"
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    line = next(t for t in done.stderr.splitlines() if t.startswith("LOADED"))
-    return line.split()[1:]
-
-
-def test_help_imports_neither_numba_nor_the_database_layer():
-    assert loaded(["--help"], ("numba", "numpy", "sqlalchemy", "flask")) == []
-    assert loaded(["show", "--help"], ("numba", "numpy", "sqlalchemy")) == []
-
-
-@pytest.fixture(scope="module")
-def seeded_url(tmp_path_factory):
-    url = f"sqlite:///{tmp_path_factory.mktemp('startup') / 'catalog.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, "-m", "catalog.cli", "seed", "--n", "100", "--db", url],
+        [sys.executable, "-c", PROBE, json.dumps(commands), str(report)],
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr
+    return json.loads(report.read_text())
+
+
+def among(modules, names):
+    """Those of ``names`` that ``modules`` holds, a package with its
+    submodules (``sqlalchemy.orm`` stands for ``sqlalchemy.orm.session``)."""
+    return [n for n in names if any(m == n or m.startswith(n + ".") for m in modules)]
+
+
+def test_help_imports_neither_numba_nor_the_database_layer(tmp_path):
+    found = probe([["--help"], ["show", "--help"]], tmp_path)
+    assert among(found["--help"], ("numba", "numpy", "sqlalchemy", "flask")) == []
+    assert among(found["show --help"], ("numba", "numpy", "sqlalchemy")) == []
+
+
+@pytest.fixture(scope="module")
+def stored_url(tmp_path_factory):
+    """A catalog (SQLite) whose seeds are stored, Wythoff's Nim and Maharaja
+    Nim computed up to n = 100 and the shown entries' invariants stored: what
+    ``wythoff seed --n 100`` leaves for them, for a tenth of its work."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('startup') / 'catalog.sqlite3'}"
+    store = service.Store(Settings.load(url))
+    try:
+        service.seed(store)
+        for wid in ("W000001", "W000004"):
+            service.compute(store, wid, 100)
+        for wid in ("W000001", "W000004", "W000017"):
+            service.entry_invariants(store, service.entry_number(store, wid))
+    finally:
+        store.dispose()
     return url
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["show", "W000001"],
-        ["show", "maharaja.1.2"],
-        ["is-p", "W000001", "5", "9"],
-        ["is-p", "W000004", "3", "1"],
-        ["positions", "W000004", "--n", "50"],
-        ["list", "--limit", "5"],
-    ],
-)
-def test_reading_stored_entries_imports_no_kernel_web_or_migrations(seeded_url, args):
-    assert loaded([*args, "--db", seeded_url], HEAVY) == []
+#: Reading what is stored: an entry's document and a position's outcome
+#: (in closed form, from the stored table, by a far-out theorem).
+SHOW_AND_IS_P = [
+    "show W000001",
+    "show maharaja.1.2",
+    "show W000004",
+    "is-p W000001 5 9",
+    "is-p W000004 3 1",
+    f"is-p W000001 {10**40} 3",
+]
+READS = [*SHOW_AND_IS_P, "positions W000004 --n 50", "list --limit 5"]
+#: Then past what is stored, in this order: a fill (no kernel below its
+#: threshold), then the kernel.
+COMPUTES = ["positions W000004 --n 150", "compute W000004 --n 300"]
+
+
+@pytest.fixture(scope="module")
+def loaded(stored_url, tmp_path_factory):
+    """The modules each command of :data:`READS` and :data:`COMPUTES`
+    imported on the stored catalog, by command."""
+    commands = [[*c.split(), "--db", stored_url] for c in READS + COMPUTES]
+    found = probe(commands, tmp_path_factory.mktemp("probe"))
+    return {c: found[f"{c} --db {stored_url}"] for c in READS + COMPUTES}
+
+
+@pytest.mark.parametrize("command", READS)
+def test_reading_stored_entries_imports_no_kernel_web_or_migrations(loaded, command):
+    assert among(loaded[command], HEAVY) == []
 
 
 #: What reading a stored entry does not need: the sweeps and the cost model,
@@ -93,29 +151,53 @@ COMPUTE = (
 
 
 @pytest.mark.parametrize(
-    "args",
-    [
-        ["show", "W000001"],
-        ["show", "W000004"],
-        ["is-p", "W000001", "5", "9"],
-        ["is-p", "W000001", str(10**40), "3"],
-    ],
+    "command",
+    ["show W000001", "show W000004", "is-p W000001 5 9", f"is-p W000001 {10**40} 3"],
 )
-def test_reading_stored_entries_imports_no_compute_layer(seeded_url, args):
-    assert loaded([*args, "--db", seeded_url], COMPUTE) == []
+def test_reading_stored_entries_imports_no_compute_layer(loaded, command):
+    assert among(loaded[command], COMPUTE) == []
 
 
-def test_the_compute_layer_loads_when_a_command_needs_it(seeded_url):
-    # The probe is real: past the stored table, a fill runs.
-    args = ["positions", "W000004", "--n", "150", "--db", seeded_url]
-    found = loaded(args, COMPUTE)
-    assert "catalog.store.fill" in found and "catalog.families" not in found
+#: What ``show`` and ``is-p`` on a stored entry do not need besides: the
+#: ORM, the models mapped with it, the writes' repository and the
+#: invariants' and far-out theorems of other games than the one read.
+ORM = (
+    "sqlalchemy.orm",
+    "catalog.store.models",
+    "catalog.store.repository",
+    "catalog.store.entries",
+)
 
 
-def test_the_kernel_is_compiled_when_a_command_needs_it(seeded_url):
+@pytest.mark.parametrize("command", SHOW_AND_IS_P)
+def test_show_and_is_p_on_stored_entries_import_no_orm(loaded, command):
+    assert among(loaded[command], ORM) == []
+
+
+def test_is_p_in_closed_form_reads_no_entry_document_nor_theory(loaded):
+    # Wythoff's Nim: one statement for the key and the extent, then the
+    # closed form; neither the document's reads nor other games' theorems.
+    unneeded = (
+        "catalog.service.entries",
+        "catalog.compute.invariants",
+        "catalog.compute.dictionary",
+        "catalog.compute.offsets",
+    )
+    assert among(loaded["is-p W000001 5 9"], unneeded) == []
+
+
+def test_the_compute_layer_loads_when_a_command_needs_it(loaded):
+    # The probe is real: past the stored table, a fill runs, and writes
+    # with the ORM.
+    found = loaded["positions W000004 --n 150"]
+    assert "catalog.store.fill" in among(found, COMPUTE)
+    assert "catalog.families" not in among(found, COMPUTE)
+    assert among(found, ORM[:2]) == ["sqlalchemy.orm", "catalog.store.models"]
+
+
+def test_the_kernel_is_compiled_when_a_command_needs_it(loaded):
     # The probe is real: computing past what is stored loads numba.
-    args = ["compute", "W000004", "--n", "300", "--db", seeded_url]
-    assert loaded(args, HEAVY) == ["numba"]
+    assert among(loaded["compute W000004 --n 300"], HEAVY) == ["numba"]
 
 
 def test_db_and_json_may_come_before_the_command(runner, fresh_url):
@@ -156,13 +238,13 @@ def test_the_commands_db_wins_over_the_groups(runner, fresh_url, tmp_path):
         ["add", "--definition", '{"rays": [[1, 0], [0, 1], [2, 2]]}'],
     ],
 )
-def test_text_output_reads_as_text(runner, seeded_url, args):
-    # Rendering is the point here, not the database: one seeded SQLite file.
-    result = runner.invoke(cli, [*args, "--db", seeded_url])
+def test_text_output_reads_as_text(runner, stored_url, args):
+    # Rendering is the point here, not the database: one stored SQLite file.
+    result = runner.invoke(cli, [*args, "--db", stored_url])
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "None" not in text and "True" not in text and "False" not in text
     assert "[[" not in text and '{"' not in text and "[{" not in text
     # The same command's JSON is one document.
-    as_json = runner.invoke(cli, [*args, "--db", seeded_url, "--json"])
+    as_json = runner.invoke(cli, [*args, "--db", stored_url, "--json"])
     assert isinstance(json.loads(as_json.stdout), dict)
