@@ -9,7 +9,8 @@ whole processes, interleaved so that a busy machine slows each alike:
   ``python -c "import sqlalchemy, numpy"``: goal ≤ 1.5×.
 
 Prints the median wall time of each and the ratios of medians; exit 1 if a
-goal is missed.
+goal is missed. The ratios of the median CPU times (user + system) are
+printed beside them: on a busy machine they move less than the wall times.
 
 The commands run as installed: from bytecode, which pip compiles at install
 and an editable install writes on first import. ``PYTHONDONTWRITEBYTECODE``
@@ -37,10 +38,16 @@ BASELINE = {
 }
 
 
-def wall(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one run."""
     start = time.perf_counter()
-    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, argv)
+    return seconds, usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -62,22 +69,33 @@ def main() -> int:
         commands = {c: [*wythoff, *c.split()] for c in GOALS}
         bases = {b: [python, "-c", b] for b in set(BASELINE.values())}
         times: dict[str, list[float]] = {k: [] for k in [*commands, *bases]}
+        cpu: dict[str, list[float]] = {k: [] for k in times}
         for argv in [*commands.values(), *bases.values()]:
-            wall(argv, env)  # warm the file cache and numba's
+            timed(argv, env)  # warm the file cache and numba's; write bytecode
         for _ in range(args.repeat):
             for name, argv in [*commands.items(), *bases.items()]:
-                times[name].append(wall(argv, env))
+                seconds, used = timed(argv, env)
+                times[name].append(seconds)
+                cpu[name].append(used)
     median = {k: statistics.median(v) for k, v in times.items()}
+    median_cpu = {k: statistics.median(v) for k, v in cpu.items()}
     for name, seconds in median.items():
         fastest = min(times[name]) * 1000
-        print(f"{name:<28} median {seconds * 1000:7.1f} ms  min {fastest:7.1f} ms")
+        print(
+            f"{name:<28} median {seconds * 1000:7.1f} ms  min {fastest:7.1f} ms"
+            f"  cpu {median_cpu[name] * 1000:7.1f} ms"
+        )
     missed = 0
     for command, goal in GOALS.items():
         ratio = median[command] / median[BASELINE[command]]
+        by_cpu = median_cpu[command] / median_cpu[BASELINE[command]]
         verdict = "ok" if ratio <= goal else "MISSED"
         missed += ratio > goal
         base = f"python -c {BASELINE[command]!r}"
-        print(f"wythoff {command:<20} / {base}: {ratio:.2f}x (goal {goal}x) {verdict}")
+        print(
+            f"wythoff {command:<20} / {base}: {ratio:.2f}x (goal {goal}x) {verdict}"
+            f"  (cpu {by_cpu:.2f}x)"
+        )
     return 1 if missed else 0
 
 
