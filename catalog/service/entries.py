@@ -148,10 +148,10 @@ def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any
     game = parse_json(definition)
     if name is not None:
         name = check_text(name, "name", MAX_NAME_LENGTH).strip()
-    # The write lock first (SQLite): two processes adding the same definition
-    # queue, and the second finds the first's entry.
     from catalog.store import repository as repo  # the ORM: writes alone
 
+    # The write lock first (SQLite): two processes adding the same definition
+    # queue, and the second finds the first's entry.
     with writing(store.sessions) as session:
         entry, created = repo.add_entry(session, game, name=name)
         if created:
