@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from catalog.cli.output import table
+
 if TYPE_CHECKING:
     from catalog import service
 
@@ -56,8 +58,6 @@ def render_grid(doc: dict[str, Any]) -> str:
 
 
 def render_families(doc: dict[str, Any]) -> str:
-    from catalog.cli.main import table
-
     rows = [
         (
             f["name"],

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from catalog.cli.output import table
 from catalog.cli.params import Integer
 
 STATES = ("queued", "running", "done", "failed")
@@ -24,8 +25,6 @@ STATES = ("queued", "running", "done", "failed")
 def render(doc: dict[str, Any]) -> str | None:
     """The text form of a job list (``jobs``, ``enqueue``), of a worker's
     summary, or None for other documents."""
-    from catalog.cli.main import table
-
     if "jobs" in doc and isinstance(doc["jobs"], list) and len(doc) == 1:
         rows = [
             (
