@@ -16,8 +16,8 @@ from tests.conftest import BACKENDS, new_database_url
 from tests.databases import seeded
 
 DEADLINE = 300  # seconds, for a loaded machine; not a speed goal
-#: The work budget of the apps: small, so that a fill of N columns (some
-#: 0.1 s of work) is over it.
+#: The apps' work budget: small, so that a fill of N columns (some 0.1 s
+#: by the cost model) is over it and queued, not computed inline.
 BUDGET = 0.02
 N = 20000
 ROUTE = f"/api/v1/entries/W000004/p-positions?n={N}&limit=100000"
@@ -40,13 +40,6 @@ def read_queue_app(request, tmp_path_factory):
     app = make_app(url, False, INLINE_SECONDS=BUDGET, QUEUE=True)
     yield app
     app.extensions["catalog"].dispose()
-
-
-def test_the_route_is_over_the_budget():
-    """The requests below are over the budget, so they are queued (or
-    refused), not answered inline."""
-    game = canonicalize(read_seed(seed_dir() / "W000004.json")["definition"])
-    assert cost.fill_seconds(game, 0, None, N) > 2 * BUDGET
 
 
 def test_a_big_request_is_queued_then_answered_by_a_worker(queue_app):
