@@ -17,7 +17,7 @@ starts, and loading fails if a member would overflow it.
 from __future__ import annotations
 
 import json
-from functools import cached_property
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 
@@ -179,8 +179,20 @@ def read_seed_ids(folder: Path) -> dict[str, int]:
 
 def load_families(folder: Path | None = None, seeds: Path | None = None) -> FamilySet:
     """Load and validate every ``*.json`` in ``folder`` (default: the shipped
-    families) against the seeds in ``seeds`` (default: the shipped seeds)."""
-    folder = folder or families_dir()
+    families) against the seeds in ``seeds`` (default: the shipped seeds).
+    The shipped families are package data: they are loaded, and their
+    members expanded, once per process."""
+    if folder is None and seeds is None:
+        return _shipped()
+    return _load(folder or families_dir(), seeds or seeds_dir())
+
+
+@cache
+def _shipped() -> FamilySet:
+    return _load(families_dir(), seeds_dir())
+
+
+def _load(folder: Path, seeds: Path) -> FamilySet:
     raw = {}
     for path in sorted(folder.glob("*.json")):
         data = read_family_file(path)
@@ -208,4 +220,4 @@ def load_families(folder: Path | None = None, seeds: Path | None = None) -> Fami
 
     for name in raw:
         build(name)
-    return FamilySet(list(built.values()), read_seed_ids(seeds or seeds_dir()))
+    return FamilySet(list(built.values()), read_seed_ids(seeds))
