@@ -16,6 +16,7 @@ from catalog.errors import BadInput, NotFound
 from catalog.families import FIRST_FAMILY_ID, LabelError, families_dir, load_families
 from catalog.store.ids import UnknownEntry
 from tests.conftest import BACKENDS, new_database_url
+from tests.databases import migrated
 
 
 def small_families(tmp_path, **ranges):
@@ -53,10 +54,10 @@ def family_sets(tmp_path_factory):
 
 
 @pytest.fixture
-def make_store(fresh_url, family_sets):
+def make_store(migrated_url, family_sets):
     stores = []
 
-    def make(url=fresh_url, **ranges):
+    def make(url=migrated_url, **ranges):
         store = service.Store(Settings.load(url))
         store.families = family_sets(**ranges)
         stores.append(store)
@@ -84,7 +85,7 @@ def tabled(request, tmp_path_factory, family_sets):
     read it."""
     folder = tmp_path_factory.mktemp("tabled")
     store = service.Store(
-        Settings.load(new_database_url(request.param, request, folder))
+        Settings.load(new_database_url(request.param, request, folder, migrated))
     )
     store.families = family_sets(**SMALL)
     service.seed_families(store, list(TABLED))
@@ -94,12 +95,12 @@ def tabled(request, tmp_path_factory, family_sets):
 
 
 @pytest.fixture
-def second_url(fresh_url, request, tmp_path):
+def second_url(migrated_url, request, tmp_path):
     """Another empty database of the same backend."""
-    backend = "sqlite" if fresh_url.startswith("sqlite") else "postgresql"
+    backend = "sqlite" if migrated_url.startswith("sqlite") else "postgresql"
     folder = tmp_path / "second"
     folder.mkdir()
-    return new_database_url(backend, request, folder)
+    return new_database_url(backend, request, folder, migrated)
 
 
 def test_ids_do_not_depend_on_what_is_seeded_first(make_store, second_url, family_sets):

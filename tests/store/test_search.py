@@ -8,7 +8,7 @@ from sqlalchemy import select
 from catalog import p_positions
 from catalog.games.definition import canonicalize
 from catalog.store import search
-from catalog.store.db import make_engine, make_sessionmaker, upgrade_to_head
+from catalog.store.db import make_engine, make_sessionmaker
 from catalog.store.derived import read_sequences
 from catalog.store.entries import add_entry
 from catalog.store.fill import fill
@@ -16,7 +16,7 @@ from catalog.store.ids import format_id
 from catalog.store.models import Entry
 from catalog.store.seed import load_seeds, read_seed, seed_dir
 from tests.conftest import BACKENDS, new_database_url
-from tests.databases import rolled_back
+from tests.databases import migrated, rolled_back
 
 MAHARAJA = read_seed(seed_dir() / "W000004.json")["definition"]
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
@@ -31,8 +31,7 @@ def catalog_engine(request, tmp_path_factory):
     terms so that queries can straddle the index's end: built once per
     module."""
     folder = tmp_path_factory.mktemp("search")
-    engine = make_engine(new_database_url(request.param, request, folder))
-    upgrade_to_head(engine)
+    engine = make_engine(new_database_url(request.param, request, folder, migrated))
     maker = make_sessionmaker(engine)
     with maker.begin() as session:
         load_seeds(session)
