@@ -220,10 +220,13 @@ def overlap(
     ours = ours[(ours >= 0).all(axis=1) & (ours < top).all(axis=1)]
     theirs = closed.p_positions(top)
     theirs = theirs[(theirs < top).all(axis=1)]
-    # One intersection in the largest box; a point lies in [0, n)² iff its
-    # larger coordinate is below n, so each box counts by a binary search.
+    # One intersection in the largest box (P-positions are distinct points,
+    # so their keys are unique); a point lies in [0, n)² iff its larger
+    # coordinate is below n, so each box counts by a binary search.
     common = np.intersect1d(
-        ours[:, 0] * top + ours[:, 1], theirs[:, 0] * top + theirs[:, 1]
+        ours[:, 0] * top + ours[:, 1],
+        theirs[:, 0] * top + theirs[:, 1],
+        assume_unique=True,
     )
     reaches = [
         np.sort(ours.max(axis=1)),
