@@ -3,9 +3,6 @@ filters and tables against values computed directly."""
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import pytest
 
 from catalog import p_positions, service
@@ -13,44 +10,10 @@ from catalog.compute import dictionary
 from catalog.compute.sequences import column_sequence, is_symmetric
 from catalog.config import Settings
 from catalog.errors import BadInput, NotFound
-from catalog.families import FIRST_FAMILY_ID, LabelError, families_dir, load_families
+from catalog.families import FIRST_FAMILY_ID, LabelError
 from catalog.store.ids import UnknownEntry
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
-
-
-def small_families(tmp_path, **ranges):
-    """The shipped families with narrower ranges: ``box=5`` makes a, b <= 5."""
-    folder = tmp_path / "families"
-    shutil.copytree(families_dir(), folder)
-    for name, top in ranges.items():
-        path = folder / f"{name}.json"
-        data = json.loads(path.read_text("utf-8"))
-        for param in data["parameters"]:
-            if param["type"] == "int":
-                param["max"] = min(param["max"], top)
-        path.write_text(json.dumps(data), "utf-8")
-    return load_families(folder)
-
-
-@pytest.fixture(scope="module")
-def family_sets(tmp_path_factory):
-    """Family sets by their ranges, loaded once per module: their members
-    are expanded once, not once per store (a store only reads them)."""
-    folder = tmp_path_factory.mktemp("families")
-    made = {}
-
-    def get(**ranges):
-        key = tuple(sorted(ranges.items()))
-        if key not in made:
-            made[key] = (
-                small_families(folder / str(len(made)), **ranges)
-                if ranges
-                else load_families()
-            )
-        return made[key]
-
-    return get
 
 
 @pytest.fixture
