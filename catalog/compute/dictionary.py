@@ -117,6 +117,12 @@ def is_maharaja_type(game: Definition) -> bool:
     return all(p > 0 and q > 0 and p != q and (q, p) in moves for p, q in moves)
 
 
+def bit_text(flags: np.ndarray) -> str:
+    """The flags as a string of 0s and 1s (nonzero is 1), at numpy speed."""
+    bits = (np.asarray(flags) != 0).astype(np.uint8) + ord("0")
+    return bits.tobytes().decode("ascii")
+
+
 def column_values(positions: np.ndarray, n: int) -> np.ndarray:
     """y(x) for the complete columns x = 0, 1, ..., c - 1.
 
@@ -279,11 +285,11 @@ def read_dictionary(
     """
     ys = column_values(positions, n)
     c = len(ys)
-    text = "".join("01"[int(b)] for b in ys < np.arange(c))
+    text = bit_text(ys < np.arange(c))
     in_row = np.zeros(max(n, c), dtype=np.uint8)
     upper = positions[positions[:, 1] > positions[:, 0]]
     in_row[upper[:, 1]] = 1  # row j holds an upper P-position
-    rows = "".join("01"[int(b)] for b in in_row[:c])
+    rows = bit_text(in_row[:c])
     count = np.cumsum(ys >= np.arange(c)).tolist()
     perfect = np.flatnonzero(perfect_columns(positions, n, moves, rule=rule)).tolist()
 

@@ -217,16 +217,27 @@ def overlap(
     else:
         ours = closed.p_positions(reach)
     ours = ours + np.array([dx, dy])
+    ours = ours[(ours >= 0).all(axis=1) & (ours < top).all(axis=1)]
     theirs = closed.p_positions(top)
+    theirs = theirs[(theirs < top).all(axis=1)]
+    # One intersection in the largest box (P-positions are distinct points,
+    # so their keys are unique); a point lies in [0, n)² iff its larger
+    # coordinate is below n, so each box counts by a binary search.
+    common = np.intersect1d(
+        ours[:, 0] * top + ours[:, 1],
+        theirs[:, 0] * top + theirs[:, 1],
+        assume_unique=True,
+    )
+    reaches = [
+        np.sort(ours.max(axis=1)),
+        np.sort(theirs.max(axis=1)),
+        np.sort(np.maximum(common // top, common % top)),
+    ]
     out = []
     for n in sizes:
-        a = ours[(ours >= 0).all(axis=1) & (ours < n).all(axis=1)]
-        b = theirs[(theirs < n).all(axis=1)]
-        a_keys = a[:, 0] * n + a[:, 1]
-        b_keys = b[:, 0] * n + b[:, 1]
-        common = np.intersect1d(a_keys, b_keys).size
-        union = a_keys.size + b_keys.size - common
-        out.append((n, common / union if union else 1.0))
+        a, b, both = (int(np.searchsorted(r, n)) for r in reaches)
+        union = a + b - both
+        out.append((n, both / union if union else 1.0))
     return out
 
 

@@ -17,7 +17,7 @@ starts, and loading fails if a member would overflow it.
 from __future__ import annotations
 
 import json
-from functools import cached_property
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 
@@ -58,6 +58,7 @@ class FamilySet:
         self.ordered = sorted(families, key=lambda f: f.id_base)
         self.by_name = {f.name: f for f in self.ordered}
         self.seed_ids = seed_ids
+        self._expanded: dict[str, list[Member]] = {}
         self._check_layout()
 
     def _check_layout(self) -> None:
@@ -89,13 +90,11 @@ class FamilySet:
         return found
 
     def members(self, name: str) -> list[Member]:
-        """Every member of the family, in slot order (checked once, cached)."""
-        return self._members[name]
-
-    @cached_property
-    def _members(self) -> dict[str, list[Member]]:
-        out = {}
-        for family in self.ordered:
+        """Every member of the family, in slot order: expanded and checked
+        on first use (of this family only), then cached."""
+        found = self._expanded.get(name)
+        if found is None:
+            family = self.by_name[name]
             found = members(family)
             end = self.block_end(family)
             for m in found:
@@ -104,8 +103,13 @@ class FamilySet:
                         f"{family.file}: id_base: {m.label} needs slot {m.slot}, "
                         f"past the block's end {end - 1}"
                     )
-            out[family.name] = found
-        return out
+            self._expanded[name] = found
+        return found
+
+    @property
+    def _members(self) -> dict[str, list[Member]]:
+        """Every family's members, expanded and checked in the global order."""
+        return {family.name: self.members(family.name) for family in self.ordered}
 
     def parse_label(self, text: str) -> Member:
         """The member a label names: ``box.8.13`` → box with a=8, b=13."""
@@ -179,8 +183,20 @@ def read_seed_ids(folder: Path) -> dict[str, int]:
 
 def load_families(folder: Path | None = None, seeds: Path | None = None) -> FamilySet:
     """Load and validate every ``*.json`` in ``folder`` (default: the shipped
-    families) against the seeds in ``seeds`` (default: the shipped seeds)."""
-    folder = folder or families_dir()
+    families) against the seeds in ``seeds`` (default: the shipped seeds).
+    The shipped families are package data: they are loaded, and their
+    members expanded, once per process."""
+    if folder is None and seeds is None:
+        return _shipped()
+    return _load(folder or families_dir(), seeds or seeds_dir())
+
+
+@cache
+def _shipped() -> FamilySet:
+    return _load(families_dir(), seeds_dir())
+
+
+def _load(folder: Path, seeds: Path) -> FamilySet:
     raw = {}
     for path in sorted(folder.glob("*.json")):
         data = read_family_file(path)
@@ -208,4 +224,4 @@ def load_families(folder: Path | None = None, seeds: Path | None = None) -> Fami
 
     for name in raw:
         build(name)
-    return FamilySet(list(built.values()), read_seed_ids(seeds or seeds_dir()))
+    return FamilySet(list(built.values()), read_seed_ids(seeds))

@@ -20,6 +20,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -103,9 +104,10 @@ class Definition:
     def alteration_json(self) -> dict[str, Any]:
         return self.to_json()["alter"]
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """SHA-256 of the canonical JSON: equal for equal games."""
+        """SHA-256 of the canonical JSON: equal for equal games (computed
+        once per definition: the fields are frozen)."""
         return digest(self.to_json())
 
     @property

@@ -170,3 +170,16 @@ def test_not_json_names_the_file(edited):
     (folder / "box.json").write_text("{", "utf-8")
     with pytest.raises(FamilyFileError, match=r"^box.json: Expecting"):
         load_families(folder)
+
+
+def test_the_shipped_families_load_once_and_a_folder_anew(edited):
+    """The shipped families are package data: one set per process. A folder
+    is read each time, so an edit shows at once."""
+    assert load_families() is load_families()
+    shipped = load_families().family("box").parameters[0]
+    folder = edited("box", lambda d: d["parameters"][0].update(max=3))
+    first = load_families(folder)
+    assert first.family("box").parameters[0].max == 3 < shipped.max
+    edited("box", lambda d: d["parameters"][0].update(max=2))
+    assert load_families(folder).family("box").parameters[0].max == 2
+    assert first.family("box").parameters[0].max == 3

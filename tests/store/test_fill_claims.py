@@ -22,6 +22,8 @@ from catalog.store.seed import read_seed, seed_dir
 
 HO_EXTENSION = read_seed(seed_dir() / "W000023.json")["definition"]
 MAHARAJA = read_seed(seed_dir() / "W000004.json")["definition"]
+#: Columns of the fills in time-sized chunks (each chunk is a commit).
+SLOW_N = 100
 
 
 def entry_for(maker, definition):
@@ -120,43 +122,45 @@ def test_slow_games_store_time_sized_chunks_with_a_heartbeat_each(maker):
     game = canonicalize(HO_EXTENSION)
     number = entry_for(maker, HO_EXTENSION)
     # A quarter of the whole fill's estimate per chunk: at least four chunks
-    # (more if the machine is slower than the estimate, never fewer).
-    target = cost.chunk_seconds(game, 0, 400) / 4
+    # (more if the machine is slower than the estimate, never fewer). A
+    # chunk's commit costs more than such a target: after the first two,
+    # the chunks are single columns, so SLOW_N is small.
+    target = cost.chunk_seconds(game, 0, SLOW_N) / 4
     beats = []
 
     def progress(step):
         with maker() as session:
             beats.append(session.scalar(select(Job.heartbeat_at)))
 
-    fill(maker, number, 400, chunk_seconds=target, progress=progress)
+    fill(maker, number, SLOW_N, chunk_seconds=target, progress=progress)
     with maker() as session:
         rows = repo.chunk_rows(session, number)
-        stored = repo.read_positions(session, number, 0, 400, 400)
+        stored = repo.read_positions(session, number, 0, SLOW_N, SLOW_N)
     assert len(rows) >= 4
     assert [r.x1 for r in rows[:-1]] == [r.x0 for r in rows[1:]]
-    assert (rows[0].x0, rows[-1].x1) == (0, 400)
+    assert (rows[0].x0, rows[-1].x1) == (0, SLOW_N)
     # Later columns cost more: the chunks narrow.
     assert rows[-1].x1 - rows[-1].x0 < rows[0].x1 - rows[0].x0
     assert len(set(beats)) >= len(rows)  # the claim's beat, then one per chunk
-    assert np.array_equal(stored, p_positions(HO_EXTENSION, 400))
+    assert np.array_equal(stored, p_positions(HO_EXTENSION, SLOW_N))
 
 
 def test_a_deadline_stops_after_a_whole_chunk_and_the_next_fill_resumes(maker):
     game = canonicalize(HO_EXTENSION)
     number = entry_for(maker, HO_EXTENSION)
-    target = cost.chunk_seconds(game, 0, 300) / 4
+    target = cost.chunk_seconds(game, 0, SLOW_N) / 4
     with pytest.raises(Busy, match="try again to continue"):
-        fill(maker, number, 300, chunk_seconds=target, limits=Limits(deadline=0))
+        fill(maker, number, SLOW_N, chunk_seconds=target, limits=Limits(deadline=0))
     with maker() as session:
         (first,) = repo.chunk_rows(session, number)
-        assert repo.get_extent(session, number).x_bound == first.x1 < 300
+        assert repo.get_extent(session, number).x_bound == first.x1 < SLOW_N
         job = session.scalars(select(Job)).one()
         assert job.state == "failed"
         assert job.error.endswith(f"columns below {first.x1} are stored and kept")
-    fill(maker, number, 300, chunk_seconds=target)
+    fill(maker, number, SLOW_N, chunk_seconds=target)
     with maker() as session:
-        stored = repo.read_positions(session, number, 0, 300, 300)
-    assert np.array_equal(stored, p_positions(HO_EXTENSION, 300))
+        stored = repo.read_positions(session, number, 0, SLOW_N, SLOW_N)
+    assert np.array_equal(stored, p_positions(HO_EXTENSION, SLOW_N))
 
 
 def test_over_the_budget_nothing_is_claimed_or_computed(maker):

@@ -31,10 +31,9 @@ def migrate(store, revision, down=False):
         (command.downgrade if down else command.upgrade)(cfg, revision)
 
 
-def test_facts_of_existing_entries_survive_0004_to_0005(fresh_url):
-    store = service.Store(Settings.load(fresh_url))
+def test_facts_of_existing_entries_survive_0004_to_0005(seeded_url):
+    store = service.Store(Settings.load(seeded_url))
     try:
-        service.seed(store)
         for wid in ("W000001", "W000004", "W000017", "W000024", "W000003"):
             service.compute(store, wid, 300)
             service.show(store, wid)  # the invariants

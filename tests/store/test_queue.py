@@ -22,9 +22,9 @@ IDS = ["W000001", "W000004", "W000005"]
 
 
 @pytest.fixture
-def store(fresh_url):
-    store = service.Store(Settings.load(fresh_url))
-    service.seed(store)
+def store(seeded_url):
+    """A seeded catalog of its own (a copy of the session's template)."""
+    store = service.Store(Settings.load(seeded_url))
     yield store
     store.dispose()
 

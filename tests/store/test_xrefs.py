@@ -42,8 +42,8 @@ OTHERS = [
 
 
 @pytest.fixture
-def store(fresh_url):
-    store = service.Store(Settings.load(fresh_url))
+def store(migrated_url):
+    store = service.Store(Settings.load(migrated_url))
     yield store
     store.dispose()
 
