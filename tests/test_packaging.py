@@ -8,7 +8,10 @@ every test; the dependencies come from the venv running the tests (a ``.pth``
 line), so only the catalog itself is installed. That venv also lends pip and
 the build backend: the new venv is made without pip (``ensurepip`` took a
 third of the test) and builds without isolation, ``--check-build-dependencies``
-checking that the backend lent satisfies ``[build-system] requires``.
+checking that the backend lent satisfies ``[build-system] requires``. numba
+compiles once, in the first install (what the regression needs: its cache
+left beside the package); the editable install reads the positions back
+from the same catalog instead of compiling the kernels again.
 """
 
 from __future__ import annotations
