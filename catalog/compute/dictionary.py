@@ -259,6 +259,16 @@ class Dictionary:
     rule: Rule
 
 
+def bit_text(bits: np.ndarray) -> str:
+    """A 0/1 (or boolean) array as a string of ``0`` and ``1``, without a
+    Python object a bit (a generator was most of :func:`read_dictionary`).
+
+    >>> bit_text(np.array([True, False, True]))
+    '101'
+    """
+    return (bits.astype(np.uint8) + ord("0")).astype(np.uint8).tobytes().decode()
+
+
 def read_dictionary(
     positions: np.ndarray,
     n: int,
@@ -279,11 +289,11 @@ def read_dictionary(
     """
     ys = column_values(positions, n)
     c = len(ys)
-    text = "".join("01"[int(b)] for b in ys < np.arange(c))
+    text = bit_text(ys < np.arange(c))
     in_row = np.zeros(max(n, c), dtype=np.uint8)
     upper = positions[positions[:, 1] > positions[:, 0]]
     in_row[upper[:, 1]] = 1  # row j holds an upper P-position
-    rows = "".join("01"[int(b)] for b in in_row[:c])
+    rows = bit_text(in_row[:c])
     count = np.cumsum(ys >= np.arange(c)).tolist()
     perfect = np.flatnonzero(perfect_columns(positions, n, moves, rule=rule)).tolist()
 

@@ -39,7 +39,7 @@ from math import isqrt
 import numpy as np
 
 from catalog.compute import worddescent
-from catalog.compute.dictionary import column_values
+from catalog.compute.dictionary import bit_text, column_values
 from catalog.games.definition import Vector
 
 Cell = tuple[int, int]
@@ -152,7 +152,7 @@ class WordFarOut:
             raise NotADictionary("the words are not prefix-free")
         self.head = column_values(positions, n)  # y(x) for the table's columns
         self.s0 = start
-        prefix = "".join("01"[int(b)] for b in self.head < np.arange(len(self.head)))
+        prefix = bit_text(self.head < np.arange(len(self.head)))
         self.z0 = prefix[:start].count("0")
         self.T = start + self.z0
         if self.T > len(prefix):
