@@ -265,6 +265,16 @@ class Dictionary:
     rule: Rule
 
 
+def bit_text(bits: np.ndarray) -> str:
+    """A 0/1 (or boolean) array as a string of ``0`` and ``1``, without a
+    Python object a bit (a generator was most of :func:`read_dictionary`).
+
+    >>> bit_text(np.array([True, False, True]))
+    '101'
+    """
+    return (bits.astype(np.uint8) + ord("0")).astype(np.uint8).tobytes().decode()
+
+
 def read_dictionary(
     positions: np.ndarray,
     n: int,

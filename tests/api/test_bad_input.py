@@ -4,13 +4,12 @@
 import base64
 import json
 import socket
-import threading
 from urllib.parse import quote
 
 import pytest
-from werkzeug.serving import make_server
 
 from catalog.api.serving import JSONErrorsHandler
+from tests.api.conftest import serve
 
 
 def cursor(data) -> str:
@@ -168,15 +167,12 @@ def raw_request(base: str, data: bytes) -> tuple[str, dict[str, str], bytes]:
     return status, headers, body
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def live(app):
     """``app`` behind the server of ``wythoff serve``."""
-    server = make_server("127.0.0.1", 0, app, request_handler=JSONErrorsHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    base, stop = serve(app, threaded=False, request_handler=JSONErrorsHandler)
+    yield base
+    stop()
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from catalog.store.seed import seed_dir
 from tests.api.conftest import make_app
 from tests.cli.test_db_faults import closed_port, corrupted
 from tests.conftest import new_database_url
+from tests.databases import seeded
 
 WYTHOFF_URL = "/api/v1/entries/W000001/p-positions?n=60"
 
@@ -43,9 +44,9 @@ def test_an_unavailable_database_is_a_json_503(tmp_path, build):
     assert "pw@" not in error
 
 
-def test_a_read_only_database_answers_reads_and_503_for_writes(tmp_path):
+def test_a_read_only_database_answers_reads_and_503_for_writes(request, tmp_path):
+    new_database_url("sqlite", request, tmp_path, seeded)  # a seeded catalog
     path = tmp_path / "catalog.sqlite3"
-    make_app(f"sqlite:///{path}").extensions["catalog"].dispose()
     app = create_app(
         {"DATABASE_URL": f"sqlite:///file:{path}?mode=ro&uri=true", "MIGRATE": True}
     )
@@ -62,7 +63,7 @@ def test_a_read_only_database_answers_reads_and_503_for_writes(tmp_path):
 
 @pytest.fixture
 def pg_app(request, tmp_path):
-    app = make_app(new_database_url("postgresql", request, tmp_path))
+    app = make_app(new_database_url("postgresql", request, tmp_path, seeded), False)
     yield app
     app.extensions["catalog"].dispose()
 

@@ -12,6 +12,8 @@ from catalog import service
 from catalog.api import DEFAULTS, create_app
 from catalog.api.openapi import document
 from tests.api.conftest import make_app
+from tests.conftest import new_database_url
+from tests.databases import seeded
 
 
 def api_rules(app):
@@ -36,9 +38,10 @@ def test_document_is_openapi_3_1():
 
 
 @pytest.fixture(scope="module")
-def fuzz_app(tmp_path_factory):
+def fuzz_app(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp("fuzz")
-    app = make_app(f"sqlite:///{folder / 'catalog.sqlite3'}", INLINE_SECONDS=0.2)
+    url = new_database_url("sqlite", request, folder, seeded)
+    app = make_app(url, False, INLINE_SECONDS=0.2)
     yield app
     app.extensions["catalog"].dispose()
 
@@ -90,11 +93,12 @@ def _url(path: str, query: dict[str, object]) -> str:
     return url + "?" + "&".join(f"{k}={v}" for k, v in query.items())
 
 
-def test_documented_maxima_are_what_the_server_enforces(tmp_path):
+def test_documented_maxima_are_what_the_server_enforces(request, tmp_path):
     """Each integer query parameter's documented maximum, read from the
     app's configuration, is accepted and one more is refused with 400."""
     app = make_app(
-        f"sqlite:///{tmp_path / 'catalog.sqlite3'}",
+        new_database_url("sqlite", request, tmp_path, seeded),
+        False,
         MAX_GRUNDY_N=12,
         MAX_PAGE_SIZE=30,
         INLINE_SECONDS=0.001,

@@ -8,6 +8,9 @@ import pytest
 from catalog import p_positions
 from catalog.api.pages import DEFAULTS
 from catalog.store.seed import read_seed, seed_dir
+from tests.api.conftest import make_app
+from tests.conftest import BACKENDS, new_database_url
+from tests.databases import seeded
 from tests.pages.htmlcheck import Page
 
 SEEDS = sorted(p.stem for p in seed_dir().glob("W*.json"))
@@ -163,10 +166,14 @@ def test_static_files(client):
 HOSTILE = '<script>alert("x")</script> & \'quoted\' "name"'
 
 
-@pytest.fixture
-def hostile(fresh_app, tmp_path):
-    """A catalog with an entry whose every text field tries to inject markup."""
+@pytest.fixture(scope="module", params=BACKENDS)
+def hostile(request, tmp_path_factory):
+    """A catalog with an entry whose every text field tries to inject markup,
+    shared by the module's tests (they only read)."""
     from catalog import service
+
+    tmp_path = tmp_path_factory.mktemp("hostile")
+    app = make_app(new_database_url(request.param, request, tmp_path, seeded), False)
 
     seed = {
         "id": "W000100",
@@ -181,8 +188,9 @@ def hostile(fresh_app, tmp_path):
     folder = tmp_path / "seeds"
     folder.mkdir()
     (folder / "W000100.json").write_text(json.dumps(seed))
-    service.seed(fresh_app.extensions["catalog"], folder)
-    return fresh_app.test_client()
+    service.seed(app.extensions["catalog"], folder)
+    yield app.test_client()
+    app.extensions["catalog"].dispose()
 
 
 @pytest.mark.parametrize(
