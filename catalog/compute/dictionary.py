@@ -118,7 +118,12 @@ def is_maharaja_type(game: Definition) -> bool:
 
 
 def bit_text(flags: np.ndarray) -> str:
-    """The flags as a string of 0s and 1s (nonzero is 1), at numpy speed."""
+    """The flags as a string of 0s and 1s (nonzero is 1), at numpy speed:
+    no Python object a bit (a generator was most of :func:`read_dictionary`).
+
+    >>> bit_text(np.array([True, False, True]))
+    '101'
+    """
     bits = (np.asarray(flags) != 0).astype(np.uint8) + ord("0")
     return bits.tobytes().decode("ascii")
 
@@ -263,16 +268,6 @@ class Dictionary:
     problems: tuple[str, ...]
     parse: tuple[tuple[int, str], ...]
     rule: Rule
-
-
-def bit_text(bits: np.ndarray) -> str:
-    """A 0/1 (or boolean) array as a string of ``0`` and ``1``, without a
-    Python object a bit (a generator was most of :func:`read_dictionary`).
-
-    >>> bit_text(np.array([True, False, True]))
-    '101'
-    """
-    return (bits.astype(np.uint8) + ord("0")).astype(np.uint8).tobytes().decode()
 
 
 def read_dictionary(
