@@ -61,9 +61,9 @@ def pytest_report_header(config):
 def postgres_admin(databases):
     engine = _postgres_admin()
     yield engine
-    # The drops still queued run on this engine: disposing it under one of
+    # The drops still due run on this engine: disposing it under one of
     # them would leave that connection open.
-    databases.flush()
+    databases.drop_all()
     engine.dispose()
 
 

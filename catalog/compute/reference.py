@@ -4,11 +4,17 @@ Written straight from the definition: a position is P iff it is forced P, or
 it is not forced N and none of its options is P. Every option of (x, y) has
 x' <= x and y' <= y, so labelling the box [0, n) x [0, n) row-major in x then
 y only ever looks at labelled cells. Every fast path is tested against this.
+
+Still cell by cell and option by option, but without per-option Python
+work: a ray's cells are two ``range``s zipped, and "no option is P" is
+``isdisjoint`` of the options with the set of P-positions so far (the tests
+compare thousands of grids with this, and it took half their time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -17,16 +23,19 @@ from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.games.special import extension_options, restricted
 
 
+def _steps_down(start: int, step: int) -> Iterable[int]:
+    """start - step, start - 2·step, … down to 0; ``start`` forever if step is 0."""
+    return repeat(start) if step == 0 else range(start - step, -1, -step)
+
+
 def options(game: Definition, x: int, y: int) -> Iterator[tuple[int, int]]:
     """Every position reachable from (x, y) in one move."""
     ho_restriction = "ho-restriction" in game.special
     for a, b in game.rays:
         if ho_restriction and restricted(x, y, a, b):
             continue
-        k = 1
-        while x - k * a >= 0 and y - k * b >= 0:
-            yield x - k * a, y - k * b
-            k += 1
+        # (x - k·a, y - k·b) for k = 1, 2, … while both are >= 0: the shorter ends it
+        yield from zip(_steps_down(x, a), _steps_down(y, b), strict=False)
     for a, b in game.moves:
         if ho_restriction and restricted(x, y, a, b):
             continue
@@ -42,13 +51,16 @@ def outcome_grid(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarr
     n = check_n(n, maximum=2000)
     forced_p = set(game.forced_p)
     forced_n = set(game.forced_n)
-    grid = np.zeros((n, n), dtype=bool)
+    p: set[tuple[int, int]] = set()  # the P-positions labelled so far
     for x in range(n):
         for y in range(n):
             if (x, y) in forced_p:
-                grid[x, y] = True
-            elif (x, y) not in forced_n:
-                grid[x, y] = not any(grid[o] for o in options(game, x, y))
+                p.add((x, y))
+            elif (x, y) not in forced_n and p.isdisjoint(options(game, x, y)):
+                p.add((x, y))
+    grid = np.zeros((n, n), dtype=bool)
+    for x, y in p:
+        grid[x, y] = True
     return grid
 
 
