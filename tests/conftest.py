@@ -8,6 +8,7 @@ under ``CI=true``, where that fails the run.
 
 from __future__ import annotations
 
+import compileall
 import os
 from collections.abc import Iterator
 
@@ -43,11 +44,22 @@ def _postgres_admin():
 
 
 def pytest_sessionstart(session):
-    """With pytest-xdist, compile the kernels in the controller before the
-    workers start, so that they load them from numba's cache
-    (:mod:`tests.kernels`)."""
+    """In the controller, before the workers start: write the catalog's
+    bytecode, and with pytest-xdist compile the kernels so that the workers
+    load them from numba's cache (:mod:`tests.kernels`).
+
+    The bytecode is for the ``wythoff`` processes the tests start: an
+    editable install writes it on first import, unless
+    ``PYTHONDONTWRITEBYTECODE`` is set (as on CI machines), and then every
+    process would compile the catalog's sources again."""
     config = session.config
-    if not hasattr(config, "workerinput") and config.getoption("numprocesses", 0):
+    if hasattr(config, "workerinput"):
+        return
+    import catalog.cli
+
+    for folder in {*catalog.__path__, *catalog.cli.__path__}:
+        compileall.compile_dir(folder, quiet=1)
+    if config.getoption("numprocesses", 0):
         from tests.kernels import warm
 
         warm()
