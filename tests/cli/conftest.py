@@ -1,5 +1,5 @@
 """Catalogs of the command-line tests, each built once and then copied or
-shared.
+shared, and the shipped families loaded once (:mod:`tests.cli.racing`).
 
 - :func:`shared_url`: one copy of the seeded catalog per module and backend,
   for the tests that only read it or check that they wrote nothing (a test
@@ -12,14 +12,16 @@ shared.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy.engine import make_url
 
+import catalog.families
 from catalog.cli.main import cli
+from tests.cli import racing
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import seeded
 
@@ -41,6 +43,14 @@ def command(runner: CliRunner, url: str) -> Callable[..., Any]:
 
     run.url = url  # type: ignore[attr-defined]
     return run
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shipped_families_once() -> Iterator[None]:
+    """Every store of the module's tests shares one expanded FamilySet."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(catalog.families, "load_families", racing.load_families)
+        yield
 
 
 def computed_catalog(url: str) -> None:
