@@ -25,6 +25,9 @@ from tests.cli import racing
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import seeded
 
+#: Imported by the fork server only (--doctest-modules would import it here).
+collect_ignore = ["warmed.py"]
+
 #: The columns ``seed --n`` computes in :func:`computed_catalog`.
 SEEDED_N = 200
 #: The report of the seed that built each backend's computed template.

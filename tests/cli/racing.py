@@ -1,11 +1,11 @@
-"""``wythoff`` commands at once, each in a process of its own, and the
-shipped families loaded once for all of them.
+"""``wythoff`` commands in processes of their own, and the shipped families
+loaded once for all of them.
 
 The processes are forked by multiprocessing's fork server, which imports
-this module (and so the catalog) once per test session: each process is
-real, with its own connections and locks, but does not spend a second
-importing numpy and SQLAlchemy first. Tests whose point is a process's
-start-up, or a signal to it, start ``python -m catalog.cli`` instead.
+this module (and so the catalog, the drivers and the compiled kernels) once
+per test session: each process is real, with its own connections, locks and
+signals, but does not spend a second importing numpy and SQLAlchemy first.
+Tests whose point is a process's start-up start ``python -m catalog.cli``.
 
 Each store loads the shipped families and expands their members the first
 time it needs a label (``add``, ``seed``, ``table``): a CLI process does it
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import tempfile
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -49,50 +50,75 @@ def load_families(folder: Path | None = None, seeds: Path | None = None) -> Fami
     return load_anew(folder, seeds)
 
 
-def _run(args: list[str], out: Connection) -> None:
+def _run(args: list[str], env: dict[str, str], out: Connection) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(catalog.families, "load_families", load_families)
-        result = CliRunner().invoke(cli, args)
+        result = CliRunner().invoke(cli, args, env=env)
     out.send((result.exit_code, result.stdout, result.stderr))
     out.close()
+
+
+class Forked:
+    """``wythoff ARGS`` (with ``env`` added to the environment) in a process
+    forked by the fork server."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+        context = multiprocessing.get_context("forkserver")
+        # Once, when the server starts: this module, and all it warms.
+        context.set_forkserver_preload([__name__, "tests.cli.warmed"])
+        self.receiver, sender = context.Pipe(duplex=False)
+        self.process = context.Process(target=_run, args=(args, env or {}, sender))
+        self.process.start()
+        sender.close()  # the child holds its own end
+
+    @property
+    def pid(self) -> int:
+        assert self.process.pid is not None
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def send_signal(self, signal: int) -> None:
+        os.kill(self.pid, signal)
+
+    def outcome(self, timeout: float = 300) -> Outcome | None:
+        """(exit code, stdout, stderr) of the command once it has ended; None
+        when the process died before it could tell (kill -9)."""
+        with self.receiver:
+            assert self.receiver.poll(timeout), f"not ended within {timeout} s"
+            try:
+                found = self.receiver.recv()
+            except EOFError:
+                found = None
+        self.process.join(timeout)
+        assert self.process.exitcode is not None
+        return found
 
 
 def race(*commands: list[str], timeout: float = 300) -> list[Outcome]:
     """Start every command (``wythoff``'s arguments) in a process of its own,
     then wait for them all: (exit code, stdout, stderr) of each."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])  # once, when the server starts
-    pipes = [context.Pipe(duplex=False) for _ in commands]
-    processes = [
-        context.Process(target=_run, args=(args, sender))
-        for args, (_, sender) in zip(commands, pipes, strict=True)
-    ]
-    for process in processes:
-        process.start()
-    outcomes = []
-    for process, (receiver, sender) in zip(processes, pipes, strict=True):
-        sender.close()
-        with receiver:
-            assert receiver.poll(timeout), f"no outcome within {timeout} s"
-            outcomes.append(receiver.recv())
-        process.join(timeout)
-        assert process.exitcode == 0, process.exitcode
-    return outcomes
+    started = [Forked(args) for args in commands]
+    outcomes = [forked.outcome(timeout) for forked in started]
+    assert all(o is not None for o in outcomes), outcomes
+    return outcomes  # type: ignore[return-value]
 
 
-def _warm() -> None:
-    """What every command does first, done before any process is forked:
-    import the service, both databases' drivers and the migrations."""
+def warm() -> None:
+    """What the commands do first, done in the fork server before it forks
+    any process: import the service and both databases' drivers, run the
+    migrations, load the kernels compiled for the seeds, expand the
+    families."""
     import psycopg  # noqa: F401
     import sqlalchemy.dialects.postgresql.psycopg  # noqa: F401
 
     import catalog.service  # noqa: F401
+    from tests.kernels import warm as load_kernels
 
     with tempfile.TemporaryDirectory() as folder:
         engine = make_engine(f"sqlite:///{Path(folder) / 'warm.sqlite3'}")
         upgrade_to_head(engine)
         engine.dispose()
+    load_kernels()
     shipped()
-
-
-_warm()

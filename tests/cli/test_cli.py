@@ -1,11 +1,8 @@
 """The ``wythoff`` command, end to end, on both databases."""
 
 import json
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -20,6 +17,7 @@ from catalog.store.db import make_engine
 from catalog.store.models import Entry, Extent, PositionChunk
 from catalog.store.seed import read_seed, seed_dir
 from tests.cli.conftest import SEEDED_N, command
+from tests.cli.racing import Forked
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
@@ -162,22 +160,14 @@ def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
     """Killed while waiting to write a chunk, after three were written: the
     writes are blocked before the kill, so a fast machine cannot finish the
     fill first, and no deadline fails a slow one."""
-    env = {
-        **os.environ,
-        "WYTHOFF_DATABASE_URL": seeded_url,
-        "WYTHOFF_CHUNK_COLUMNS": "500",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "catalog.cli", "compute", "W000001", "--n", "200000"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    chunks = {"WYTHOFF_CHUNK_COLUMNS": "500"}
+    compute = ["compute", "W000001", "--n", "200000", "--db", seeded_url]
+    proc = Forked(compute, env=chunks)  # a process of its own
     engine = make_engine(seeded_url)
     bound_of_1 = select(Extent.x_bound).where(Extent.entry_id == 1)
     try:
         while True:
-            assert proc.poll() is None, "the fill stopped before its third chunk"
+            assert proc.alive(), "the fill stopped before its third chunk"
             with engine.connect() as conn:
                 bound = conn.scalar(bound_of_1)
             if bound and bound >= 1500:
@@ -185,7 +175,7 @@ def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
             time.sleep(0.05)
         with writes_blocked(seeded_url):
             proc.send_signal(signal.SIGKILL)
-            proc.wait()
+            assert proc.outcome() is None
         with engine.connect() as conn:
             bound = conn.scalar(bound_of_1)
             edges = conn.execute(
@@ -196,8 +186,9 @@ def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
         assert 1500 <= bound < 200000
         assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
     finally:
-        proc.kill()
-        proc.wait()
+        if proc.alive():
+            proc.send_signal(signal.SIGKILL)
+            proc.outcome()
         engine.dispose()
     # The rest of the fill, in this process: the kill is the point above.
     monkeypatch.setenv("WYTHOFF_CHUNK_COLUMNS", "500")

@@ -1,8 +1,8 @@
 """``wythoff worker`` as real processes: kill -9 and takeover, SIGTERM, many
 workers on PostgreSQL, connections terminated under them. Every wait is on a
-condition with a generous deadline, never a fixed sleep. The worker that
-takes over or resumes after a kill or a signal runs in this process: the
-process it follows is the point."""
+condition with a generous deadline, never a fixed sleep. The worker killed
+or signalled is forked (:mod:`tests.cli.racing`); the one that takes over or
+resumes after it runs in this process."""
 
 import json
 import os
@@ -23,6 +23,7 @@ from catalog.service import jobs
 from catalog.store import repository as repo
 from catalog.store.job_model import Job
 from catalog.store.models import PositionChunk
+from tests.cli.racing import Forked
 from tests.cli.test_cli import writes_blocked
 from tests.conftest import new_database_url
 from tests.databases import seeded
@@ -46,11 +47,11 @@ def wythoff(store, *args, env=None):
     }
 
 
-def start_worker(store, *args, env=None):
-    command, environ = wythoff(store, "worker", "--json", *args, env=env)
-    return subprocess.Popen(
-        command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+def forked_worker(store):
+    """``wythoff worker --json`` in a process of its own (forked: its
+    start-up is not the point), with chunks of 20000 columns."""
+    url = store.settings.database_url
+    return Forked(["worker", "--json", "--db", url], env=CHUNK)
 
 
 def worker_here(store, *args, env=None):
@@ -122,40 +123,42 @@ def test_kill_9_mid_job_another_worker_finishes_it(store):
     a fast machine cannot finish the job first, and no deadline fails a slow
     one."""
     n = 200_000
-    job = jobs.enqueue(store, ["W000004"], n)["jobs"][0]
-    first = start_worker(store, env=CHUNK)
-    wait_for(lambda: columns(store, 4) >= 60_000, "a few chunks committed")
+    job = jobs.enqueue(store, ["W000012"], n)["jobs"][0]
+    first = forked_worker(store)
+    wait_for(lambda: columns(store, 12) >= 60_000, "a few chunks committed")
     with writes_blocked(store.settings.database_url):
         first.send_signal(signal.SIGKILL)
-        first.communicate()
+        assert first.outcome(DEADLINE) is None
     assert job_row(store, job["id"]).state == "running"  # a dead claim
-    assert check_whole(store, "W000004", n) < n
+    assert check_whole(store, "W000012", n) < n
     assert worker_here(store, "--max-idle", "0", env=CHUNK)["done"] == 1
     row = job_row(store, job["id"])
     assert (row.state, row.attempts, row.error) == ("done", 2, None)
-    assert check_whole(store, "W000004", n) == n
-    verify_ok(store, "W000004")
+    assert check_whole(store, "W000012", n) == n
+    verify_ok(store, "W000012")
 
 
 def test_sigterm_finishes_the_chunk_and_exits(store):
     """Signalled while its chunk writes are blocked: it writes the chunk it
     holds once they are free, then stops, whatever the machine's speed."""
     n = 200_000
-    job = jobs.enqueue(store, ["W000005"], n)["jobs"][0]
-    worker = start_worker(store, env=CHUNK)
-    wait_for(lambda: columns(store, 5) >= 40_000, "a chunk committed")
+    job = jobs.enqueue(store, ["W000013"], n)["jobs"][0]
+    worker = forked_worker(store)
+    wait_for(lambda: columns(store, 13) >= 40_000, "a chunk committed")
     with writes_blocked(store.settings.database_url):
         worker.send_signal(signal.SIGTERM)
-    out, err = worker.communicate(timeout=DEADLINE)
-    assert worker.returncode == 0, err
+    outcome = worker.outcome(DEADLINE)
+    assert outcome is not None
+    code, out, err = outcome
+    assert code == 0, err
     assert json.loads(out)["released"] == 1
     row = job_row(store, job["id"])
     assert (row.state, row.attempts, row.claimed_by) == ("queued", 0, None)
-    kept = check_whole(store, "W000005", n)
+    kept = check_whole(store, "W000013", n)
     assert 0 < kept < n
     assert worker_here(store, "--once")["done"] == 1
     assert job_row(store, job["id"]).state == "done"
-    assert check_whole(store, "W000005", n) == n
+    assert check_whole(store, "W000013", n) == n
 
 
 #: Jobs for the many workers: more than the most processes, of games with
@@ -194,26 +197,28 @@ def test_many_workers_on_postgresql_do_each_job_once(request, tmp_path, processe
 def test_workers_reconnect_when_postgresql_terminates_their_connections(
     request, tmp_path, postgres_admin
 ):
-    """Every connection of the workers terminated, again and again, from
-    their first committed chunk on: each job is still done, whole."""
+    """Every connection of two workers terminated, again and again, from
+    their first committed chunk on: each job is still done, whole. The
+    workers are forked (``--processes`` is tested above)."""
     url = new_database_url("postgresql", request, tmp_path, seeded)
     store = service.Store(Settings.load(url))
     name = store.engine.url.database
     n = 100_000
     try:
-        wids = ["W000004", "W000005", "W000006"]
+        wids = ["W000012", "W000013", "W000014"]  # cheap invariants
         queued = jobs.enqueue(store, wids, n)["jobs"]
         small = {"WYTHOFF_CHUNK_COLUMNS": "10000"}  # ten chunks a job
-        worker = start_worker(store, "--processes", "2", "--max-idle", "0", env=small)
+        work = ["worker", "--json", "--max-idle", "0", "--db", url]
+        workers = [Forked(work, env=small) for _ in range(2)]
         wait_for(
             lambda: (
-                worker.poll() is not None
+                not all(w.alive() for w in workers)
                 or any(columns(store, int(w[1:])) for w in wids)
             ),
             "a chunk committed",
         )
         terminated = 0
-        while worker.poll() is None and terminated < 20:
+        while any(w.alive() for w in workers) and terminated < 20:
             with postgres_admin.connect() as conn:
                 terminated += conn.execute(
                     text(
@@ -225,8 +230,8 @@ def test_workers_reconnect_when_postgresql_terminates_their_connections(
                 ).scalar_one()
             store.engine.dispose()
             time.sleep(0.25)  # the pace of the faults, not a wait for a result
-        out, err = worker.communicate(timeout=DEADLINE)
-        assert worker.returncode == 0, err
+        ended = [w.outcome(DEADLINE) for w in workers]
+        assert all(o is not None and o[0] == 0 for o in ended), ended
         assert terminated > 0
         for job in queued:
             assert job_row(store, job["id"]).state == "done"
