@@ -51,9 +51,12 @@ def load_families(folder: Path | None = None, seeds: Path | None = None) -> Fami
 
 
 def _run(args: list[str], env: dict[str, str], out: Connection) -> None:
+    # The fork server's environment is the test's that started it: only
+    # ``env`` of the catalog's settings counts.
+    settings = {k: None for k in os.environ if k.startswith("WYTHOFF_")}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(catalog.families, "load_families", load_families)
-        result = CliRunner().invoke(cli, args, env=env)
+        result = CliRunner().invoke(cli, args, env={**settings, **env})
     out.send((result.exit_code, result.stdout, result.stderr))
     out.close()
 
