@@ -7,25 +7,18 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from catalog import service
 from catalog.cli.main import cli
-from catalog.config import Settings
 from catalog.store.db import make_engine
 from catalog.store.models import Entry
-from tests.conftest import BACKENDS, new_database_url
 
 RAYS = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[5, 9]]}'
 BAD_ID = "not an entry ID: {!r} (expected W and six digits, e.g. W000001)"
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def url(request, tmp_path_factory):
+@pytest.fixture
+def url(shared_url):
     """A seeded catalog (nothing computed), shared by the module's tests."""
-    url = new_database_url(request.param, request, tmp_path_factory.mktemp("cli"))
-    store = service.Store(Settings.load(url))
-    service.seed(store)
-    store.dispose()
-    return url
+    return shared_url
 
 
 def run(url, *args):

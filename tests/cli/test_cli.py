@@ -1,11 +1,8 @@
 """The ``wythoff`` command, end to end, on both databases."""
 
 import json
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -19,26 +16,10 @@ from catalog.cli.main import cli
 from catalog.store.db import make_engine
 from catalog.store.models import Entry, Extent, PositionChunk
 from catalog.store.seed import read_seed, seed_dir
+from tests.cli.conftest import SEEDED_N, command
+from tests.cli.racing import Forked
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
-
-
-def command(runner, url):
-    """Run ``wythoff … --json --db URL``; return (exit code, parsed stdout, stderr)."""
-
-    def run(*args):
-        name, *rest = args
-        result = runner.invoke(cli, [name, "--json", "--db", url, *rest])
-        out = json.loads(result.stdout) if result.exit_code == 0 else None
-        return result.exit_code, out, result.stderr
-
-    run.url = url
-    return run
-
-
-@pytest.fixture
-def wythoff(runner, fresh_url):
-    return command(runner, fresh_url)
 
 
 @pytest.fixture
@@ -56,11 +37,11 @@ def count_entries(url):
         engine.dispose()
 
 
-def test_seed_twice_adds_nothing_the_second_time(wythoff):
-    # Small n: computing during the seed is tested with the export below.
-    code, first, _ = wythoff("seed", "--n", "20")
-    assert code == 0 and len(first["added"]) >= 20
-    code, second, _ = wythoff("seed", "--n", "20")
+def test_seed_twice_adds_nothing_the_second_time(computed):
+    # The first seed, into a fresh catalog, built the copied one (conftest).
+    wythoff, first = computed
+    assert len(first["added"]) >= 20
+    code, second, _ = wythoff("seed", "--n", str(SEEDED_N))
     assert code == 0
     assert second["added"] == [] and second["unchanged"] == first["added"]
 
@@ -110,15 +91,14 @@ def test_show_positions_is_p_compute(seeded):
     assert "W000004" in [e["id"] for e in listed["entries"]]
 
 
-def test_export_formats(runner, fresh_url):
-    runner.invoke(cli, ["seed", "--n", "0", "--db", fresh_url])
+def test_export_formats(runner, seeded_url):
     csv = runner.invoke(
-        cli, ["export", "W000001", "--format", "csv", "--n", "10", "--db", fresh_url]
+        cli, ["export", "W000001", "--format", "csv", "--n", "10", "--db", seeded_url]
     )
     expected = [f"{x},{y}" for x, y in p_positions(WYTHOFF, 10).tolist()]
     assert csv.stdout.splitlines() == ["x,y", *expected]
     bfile = runner.invoke(
-        cli, ["export", "W000001", "--format", "bfile", "--n", "10", "--db", fresh_url]
+        cli, ["export", "W000001", "--format", "bfile", "--n", "10", "--db", seeded_url]
     )
     # a_n, the lower Wythoff sequence: the P-position pairs' smaller coordinates.
     lower = sorted(
@@ -148,12 +128,12 @@ def test_export_formats(runner, fresh_url):
         (["is-p", "W000001", "--", "5", "-1"], "y: must be non-negative"),
     ],
 )
-def test_bad_input_is_one_line_and_writes_nothing(seeded, args, message):
-    before = count_entries(seeded.url)
-    code, _, err = seeded(*args)
+def test_bad_input_is_one_line_and_writes_nothing(shared, args, message):
+    before = count_entries(shared.url)
+    code, _, err = shared(*args)
     assert code != 0
     assert message in err and err.count("\n") == 1
-    assert count_entries(seeded.url) == before
+    assert count_entries(shared.url) == before
 
 
 @contextmanager
@@ -176,40 +156,26 @@ def writes_blocked(url):
     engine.dispose()
 
 
-def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
+def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
     """Killed while waiting to write a chunk, after three were written: the
     writes are blocked before the kill, so a fast machine cannot finish the
     fill first, and no deadline fails a slow one."""
-    env = {
-        **os.environ,
-        "WYTHOFF_DATABASE_URL": fresh_url,
-        "WYTHOFF_CHUNK_COLUMNS": "500",
-    }
-    subprocess.run(
-        [sys.executable, "-m", "catalog.cli", "seed", "--n", "0"],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "catalog.cli", "compute", "W000001", "--n", "200000"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    engine = make_engine(fresh_url)
+    chunks = {"WYTHOFF_CHUNK_COLUMNS": "500"}
+    compute = ["compute", "W000001", "--n", "200000", "--db", seeded_url]
+    proc = Forked(compute, env=chunks)  # a process of its own
+    engine = make_engine(seeded_url)
     bound_of_1 = select(Extent.x_bound).where(Extent.entry_id == 1)
     try:
         while True:
-            assert proc.poll() is None, "the fill stopped before its third chunk"
+            assert proc.alive(), "the fill stopped before its third chunk"
             with engine.connect() as conn:
                 bound = conn.scalar(bound_of_1)
             if bound and bound >= 1500:
                 break
             time.sleep(0.05)
-        with writes_blocked(fresh_url):
+        with writes_blocked(seeded_url):
             proc.send_signal(signal.SIGKILL)
-            proc.wait()
+            assert proc.outcome() is None
         with engine.connect() as conn:
             bound = conn.scalar(bound_of_1)
             edges = conn.execute(
@@ -220,38 +186,28 @@ def test_kill_minus_nine_leaves_whole_chunks(fresh_url, tmp_path):
         assert 1500 <= bound < 200000
         assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
     finally:
-        proc.kill()
-        proc.wait()
+        if proc.alive():
+            proc.send_signal(signal.SIGKILL)
+            proc.outcome()
         engine.dispose()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "catalog.cli",
-            "positions",
-            "W000001",
-            "--n",
-            "3000",
-            "--json",
-        ],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    assert json.loads(done.stdout)["positions"] == p_positions(WYTHOFF, 3000).tolist()
+    # The rest of the fill, in this process: the kill is the point above.
+    monkeypatch.setenv("WYTHOFF_CHUNK_COLUMNS", "500")
+    code, done, err = command(runner, seeded_url)("positions", "W000001", "--n", "3000")
+    assert code == 0, err
+    assert done["positions"] == p_positions(WYTHOFF, 3000).tolist()
 
 
-def test_is_p_on_wythoff_far_out(seeded):
+def test_is_p_on_wythoff_far_out(shared):
     x, y = 10**30, 10**30 + 12345
-    code, doc, _ = seeded("is-p", "W000001", str(x), str(y))
+    code, doc, _ = shared("is-p", "W000001", str(x), str(y))
     assert code == 0 and doc["outcome"] == "N"
     a, b = doc["move_to"]
     # Onto (a_k, b_k) with k = y - x: the same number taken from both piles.
     assert (x - a, y - b) == (x - a, x - a) and b - a == 12345
 
 
-def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
-    wythoff("seed", "--n", "200")
+def test_export_oeis_has_name_terms_and_cross_references(computed, runner):
+    wythoff, _ = computed  # seeded with --n 200
     text = runner.invoke(
         cli,
         ["export", "W000001", "--format", "oeis", "--n", "200", "--db", wythoff.url],
@@ -266,17 +222,17 @@ def test_export_oeis_has_name_terms_and_cross_references(wythoff, runner):
     assert shown["xrefs"] == ["W000001", "W000023", "W000024"]
 
 
-def test_grundy_command(seeded, runner):
-    code, doc, _ = seeded("grundy", "W000001", "--n", "4")
+def test_grundy_command(shared, runner):
+    code, doc, _ = shared("grundy", "W000001", "--n", "4")
     assert code == 0 and doc == {
         "id": "W000001",
         "n": 4,
         "grundy": [[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 6]],
     }
-    code, _, err = seeded("grundy", "W000002", "--n", "4")
+    code, _, err = shared("grundy", "W000002", "--n", "4")
     assert code != 0 and "W000002 has alterations" in err and err.count("\n") == 1
     # Without --json: a line per x.
-    text = runner.invoke(cli, ["grundy", "W000001", "--n", "3", "--db", seeded.url])
+    text = runner.invoke(cli, ["grundy", "W000001", "--n", "3", "--db", shared.url])
     assert text.exit_code == 0 and text.stdout.splitlines() == [
         "W000001: Grundy values for x, y < 3, line x lists y = 0..2",
         "0 1 2",

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -14,6 +12,9 @@ from sqlalchemy.engine import make_url
 
 from catalog.cli.main import cli
 from catalog.store import db
+from tests.cli.racing import race
+from tests.conftest import BACKENDS, new_database_url
+from tests.databases import migrated
 
 PASSWORD = "s3cr%40t%25x"  # "s3cr@t%x", escaped as a URL must be
 SHOWN = ("s3cr", "%40t", "@t%x")  # no piece of it may be printed
@@ -159,9 +160,8 @@ def test_a_database_fault_is_one_line(
 
 @pytest.mark.postgres
 def test_a_read_only_postgresql_role_is_one_line(runner, request, tmp_path):
-    from tests.conftest import new_database_url
-
-    url = read_only_postgres(new_database_url("postgresql", request, tmp_path), runner)
+    fresh = new_database_url("postgresql", request, tmp_path, migrated)
+    url = read_only_postgres(fresh, runner)
     result = runner.invoke(cli, [*ADD, "--db", url])
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
@@ -174,8 +174,6 @@ def test_a_read_only_postgresql_role_is_one_line(runner, request, tmp_path):
 def percent_url(backend: str, request, tmp_path) -> str:
     """A fresh database whose URL holds a %: an escaped password (PostgreSQL)
     or a folder name (SQLite)."""
-    from tests.conftest import new_database_url
-
     if backend == "sqlite":
         folder = tmp_path / "100% s3cr%40t%25x"
         return f"sqlite:///{folder / 'catalog.sqlite3'}"
@@ -200,22 +198,20 @@ def test_a_percent_in_the_url_works_and_no_password_is_printed(
         assert "postgres:***@" in upgrade.stdout
 
 
+@pytest.fixture(params=BACKENDS)
+def race_url(request, tmp_path, trial) -> str:
+    """An empty database for the first trial, a migrated one for the others."""
+    template = None if trial == 0 else migrated
+    return new_database_url(request.param, request, tmp_path, template)
+
+
 @pytest.mark.parametrize("trial", range(5))
-def test_two_processes_adding_the_same_definition_get_the_same_id(fresh_url, trial):
+def test_two_processes_adding_the_same_definition_get_the_same_id(race_url, trial):
     """Two ``wythoff add`` at once, as separate processes; the first trial
     also races the migrations of a new database."""
     definition = json.dumps({"rays": [[1, 0], [0, 1], [1, 1], [1, trial + 3]]})
-    command = [sys.executable, "-m", "catalog.cli", "add", "--json", "--db", fresh_url]
-    procs = [
-        subprocess.Popen(
-            [*command, "--definition", definition],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
-    results = [(p.wait(timeout=300), *p.communicate()) for p in procs]
+    add = ["add", "--json", "--db", race_url, "--definition", definition]
+    results = race(add, add)
     assert [(code, err) for code, _, err in results] == [(0, ""), (0, "")]
     answers = [json.loads(out) for _, out, _ in results]
     assert answers[0]["id"] == answers[1]["id"]

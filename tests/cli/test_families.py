@@ -34,12 +34,6 @@ def wythoff(runner, fresh_url):
     return command(runner, fresh_url)
 
 
-@pytest.fixture
-def seeded(runner, seeded_url):
-    """``wythoff`` on a copy of a catalog seeded as by ``seed --n 0``."""
-    return command(runner, seeded_url)
-
-
 @pytest.fixture(scope="module")
 def shipped():
     return load_families()
@@ -95,7 +89,8 @@ def test_seed_a_family_then_list_show_and_tabulate(wythoff, shipped):
     assert csv.splitlines()[8].split(",")[13] == "W000017"
 
 
-def test_table_with_a_fixed_parameter(wythoff):
+def test_table_with_a_fixed_parameter(runner, seeded_url):
+    wythoff = command(runner, seeded_url)
     wythoff("seed", "--family", "cell", "--n", "0")
     code, grid, _ = wythoff("table", "cell", "id", "--fix", "kind=N")
     assert code == 0 and grid["rows"]["name"] == "x" and grid["columns"]["name"] == "y"
@@ -143,9 +138,10 @@ BAD = [
 
 
 @pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_bad_input_is_one_line_and_writes_nothing(seeded, args, message):
-    before = count_entries(seeded.url)
-    code, _, err = seeded(*args)
+def test_bad_input_is_one_line_and_writes_nothing(runner, shared_url, args, message):
+    shared = command(runner, shared_url)
+    before = count_entries(shared_url)
+    code, _, err = shared(*args)
     assert code != 0
     assert err.count("\n") == 1 and message in err
-    assert count_entries(seeded.url) == before
+    assert count_entries(shared_url) == before

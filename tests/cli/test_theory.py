@@ -30,8 +30,10 @@ def command(runner, url):
 
 
 @pytest.fixture
-def wythoff(runner, fresh_url):
-    return command(runner, fresh_url)
+def wythoff(runner, shared_url):
+    """``wythoff`` on the module's catalog, for tests that only read it
+    (``show`` stores the invariants it computes: the next reads them)."""
+    return command(runner, shared_url)
 
 
 @pytest.fixture
@@ -143,8 +145,8 @@ def test_show_box_seed_carries_theorem_2(seeded):
         ("W000022", None, None, None),  # Ho's restriction: the theorem does not apply
     ],
 )
-def test_show_offsets_and_defects(seeded, wid, offset, defects, column):
-    doc = seeded("show", wid)[1]
+def test_show_offsets_and_defects(wythoff, wid, offset, defects, column):
+    doc = wythoff("show", wid)[1]
     assert (doc["offset"], doc["defects"], doc["saturation_column"]) == (
         offset,
         defects,
@@ -154,8 +156,8 @@ def test_show_offsets_and_defects(seeded, wid, offset, defects, column):
         assert doc["invariants"] == {} and "dictionary" not in doc
 
 
-def test_show_maharaja_json_dictionary_is_the_papers(seeded):
-    doc = seeded("show", "W000004")[1]
+def test_show_maharaja_json_dictionary_is_the_papers(wythoff):
+    doc = wythoff("show", "W000004")[1]
     assert doc["dictionary"] == {w: t for w, (t, _) in MAHARAJA_27_35.items()}
     assert (doc["offset"], doc["defects"], doc["saturation_column"]) == (None,) * 3
     book = doc["invariants"]["dictionary"]
@@ -168,8 +170,8 @@ def test_show_maharaja_json_dictionary_is_the_papers(seeded):
     assert far["value"] == {"start": 8, "words": 14} and far["status"] == "theorem"
 
 
-def test_show_maharaja_text_has_the_dictionary_table(seeded):
-    code, text, _ = seeded("show", "W000004", as_json=False)
+def test_show_maharaja_text_has_the_dictionary_table(wythoff):
+    code, text, _ = wythoff("show", "W000004", as_json=False)
     assert code == 0
     lines = text.splitlines()
     header = lines.index("WORD       TRANSLATE         PAPER  FIRST  COUNT")
@@ -185,8 +187,8 @@ def test_show_maharaja_text_has_the_dictionary_table(seeded):
     assert far + "Larsson–Wästlund, Maharaja Nim, section 2" in text
 
 
-def test_show_altered_text_lists_the_invariants(seeded):
-    code, text, _ = seeded("show", "W000017", as_json=False)
+def test_show_altered_text_lists_the_invariants(wythoff):
+    code, text, _ = wythoff("show", "W000017", as_json=False)
     assert code == 0
     assert f"  offset      dx = 12, dy = 7  [theorem: {HST}, Theorem 2]" in text
     assert "  defects     50  [theorem: " in text

@@ -1,6 +1,8 @@
 """``wythoff worker`` as real processes: kill -9 and takeover, SIGTERM, many
 workers on PostgreSQL, connections terminated under them. Every wait is on a
-condition with a generous deadline, never a fixed sleep."""
+condition with a generous deadline, never a fixed sleep. The worker killed
+or signalled is forked (:mod:`tests.cli.racing`); the one that takes over or
+resumes after it runs in this process."""
 
 import json
 import os
@@ -11,25 +13,28 @@ import time
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import select, text
 
 from catalog import p_positions, service
+from catalog.cli.main import cli
 from catalog.config import Settings
 from catalog.service import jobs
 from catalog.store import repository as repo
 from catalog.store.job_model import Job
 from catalog.store.models import PositionChunk
+from tests.cli.racing import Forked
 from tests.cli.test_cli import writes_blocked
 from tests.conftest import new_database_url
+from tests.databases import seeded
 
 DEADLINE = 300  # seconds: for a loaded shared machine, not a speed goal
 CHUNK = {"WYTHOFF_CHUNK_COLUMNS": "20000"}
 
 
 @pytest.fixture
-def store(fresh_url):
-    store = service.Store(Settings.load(fresh_url))
-    service.seed(store)
+def store(seeded_url):
+    store = service.Store(Settings.load(seeded_url))
     yield store
     store.dispose()
 
@@ -42,11 +47,22 @@ def wythoff(store, *args, env=None):
     }
 
 
-def start_worker(store, *args, env=None):
-    command, environ = wythoff(store, "worker", "--json", *args, env=env)
-    return subprocess.Popen(
-        command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+def forked_worker(store):
+    """``wythoff worker --json`` in a process of its own (forked: its
+    start-up is not the point), with chunks of 20000 columns."""
+    url = store.settings.database_url
+    return Forked(["worker", "--json", "--db", url], env=CHUNK)
+
+
+def worker_here(store, *args, env=None):
+    """``wythoff worker --json`` in this process: its summary."""
+    result = CliRunner().invoke(
+        cli,
+        ["worker", "--json", "--db", store.settings.database_url, *args],
+        env=env,
     )
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def wait_for(condition, what, deadline=DEADLINE):
@@ -107,57 +123,58 @@ def test_kill_9_mid_job_another_worker_finishes_it(store):
     a fast machine cannot finish the job first, and no deadline fails a slow
     one."""
     n = 200_000
-    job = jobs.enqueue(store, ["W000004"], n)["jobs"][0]
-    first = start_worker(store, env=CHUNK)
-    wait_for(lambda: columns(store, 4) >= 60_000, "a few chunks committed")
+    job = jobs.enqueue(store, ["W000012"], n)["jobs"][0]
+    first = forked_worker(store)
+    wait_for(lambda: columns(store, 12) >= 60_000, "a few chunks committed")
     with writes_blocked(store.settings.database_url):
         first.send_signal(signal.SIGKILL)
-        first.communicate()
+        assert first.outcome(DEADLINE) is None
     assert job_row(store, job["id"]).state == "running"  # a dead claim
-    assert check_whole(store, "W000004", n) < n
-    second = start_worker(store, "--max-idle", "1", env=CHUNK)
-    out, err = second.communicate(timeout=DEADLINE)
-    assert second.returncode == 0, err
-    assert json.loads(out)["done"] == 1
+    assert check_whole(store, "W000012", n) < n
+    assert worker_here(store, "--max-idle", "0", env=CHUNK)["done"] == 1
     row = job_row(store, job["id"])
     assert (row.state, row.attempts, row.error) == ("done", 2, None)
-    assert check_whole(store, "W000004", n) == n
-    verify_ok(store, "W000004")
+    assert check_whole(store, "W000012", n) == n
+    verify_ok(store, "W000012")
 
 
 def test_sigterm_finishes_the_chunk_and_exits(store):
     """Signalled while its chunk writes are blocked: it writes the chunk it
     holds once they are free, then stops, whatever the machine's speed."""
     n = 200_000
-    job = jobs.enqueue(store, ["W000005"], n)["jobs"][0]
-    worker = start_worker(store, env=CHUNK)
-    wait_for(lambda: columns(store, 5) >= 40_000, "a chunk committed")
+    job = jobs.enqueue(store, ["W000013"], n)["jobs"][0]
+    worker = forked_worker(store)
+    wait_for(lambda: columns(store, 13) >= 40_000, "a chunk committed")
     with writes_blocked(store.settings.database_url):
         worker.send_signal(signal.SIGTERM)
-    out, err = worker.communicate(timeout=DEADLINE)
-    assert worker.returncode == 0, err
+    outcome = worker.outcome(DEADLINE)
+    assert outcome is not None
+    code, out, err = outcome
+    assert code == 0, err
     assert json.loads(out)["released"] == 1
     row = job_row(store, job["id"])
     assert (row.state, row.attempts, row.claimed_by) == ("queued", 0, None)
-    kept = check_whole(store, "W000005", n)
+    kept = check_whole(store, "W000013", n)
     assert 0 < kept < n
-    again = start_worker(store, "--once")
-    again.communicate(timeout=DEADLINE)
+    assert worker_here(store, "--once")["done"] == 1
     assert job_row(store, job["id"]).state == "done"
-    assert check_whole(store, "W000005", n) == n
+    assert check_whole(store, "W000013", n) == n
+
+
+#: Jobs for the many workers: more than the most processes, of games with
+#: cheap invariants (a worker computes them after each fill).
+MANY = ["W000002", "W000003", *(f"W{i:06d}" for i in range(12, 22))]
 
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("processes", [2, 8])
 def test_many_workers_on_postgresql_do_each_job_once(request, tmp_path, processes):
-    url = new_database_url("postgresql", request, tmp_path)
+    url = new_database_url("postgresql", request, tmp_path, seeded)
     store = service.Store(Settings.load(url))
     try:
-        service.seed(store)
-        wids = [f"W{i:06d}" for i in range(1, 13)]
-        queued = jobs.enqueue(store, wids, 20_000)["jobs"]
+        queued = jobs.enqueue(store, MANY, 5_000)["jobs"]
         command, environ = wythoff(
-            store, "worker", "--json", "--processes", str(processes), "--max-idle", "2"
+            store, "worker", "--json", "--processes", str(processes), "--max-idle", "0"
         )
         done = subprocess.run(
             command, env=environ, capture_output=True, text=True, timeout=DEADLINE
@@ -169,9 +186,9 @@ def test_many_workers_on_postgresql_do_each_job_once(request, tmp_path, processe
         for job in queued:
             row = job_row(store, job["id"])
             assert (row.state, row.attempts) == ("done", 1), row.error
-        for wid in wids:
-            check_whole(store, wid, 20_000)
-        verify_ok(store, *wids)
+        for wid in MANY:
+            check_whole(store, wid, 5_000)
+        verify_ok(store, *MANY)
     finally:
         store.dispose()
 
@@ -180,16 +197,28 @@ def test_many_workers_on_postgresql_do_each_job_once(request, tmp_path, processe
 def test_workers_reconnect_when_postgresql_terminates_their_connections(
     request, tmp_path, postgres_admin
 ):
-    url = new_database_url("postgresql", request, tmp_path)
+    """Every connection of two workers terminated, again and again, from
+    their first committed chunk on: each job is still done, whole. The
+    workers are forked (``--processes`` is tested above)."""
+    url = new_database_url("postgresql", request, tmp_path, seeded)
     store = service.Store(Settings.load(url))
     name = store.engine.url.database
+    n = 100_000
     try:
-        service.seed(store)
-        wids = ["W000004", "W000005", "W000006"]
-        queued = jobs.enqueue(store, wids, 200_000)["jobs"]
-        worker = start_worker(store, "--processes", "2", "--max-idle", "3", env=CHUNK)
+        wids = ["W000012", "W000013", "W000014"]  # cheap invariants
+        queued = jobs.enqueue(store, wids, n)["jobs"]
+        small = {"WYTHOFF_CHUNK_COLUMNS": "10000"}  # ten chunks a job
+        work = ["worker", "--json", "--max-idle", "0", "--db", url]
+        workers = [Forked(work, env=small) for _ in range(2)]
+        wait_for(
+            lambda: (
+                not all(w.alive() for w in workers)
+                or any(columns(store, int(w[1:])) for w in wids)
+            ),
+            "a chunk committed",
+        )
         terminated = 0
-        while worker.poll() is None and terminated < 20:
+        while any(w.alive() for w in workers) and terminated < 20:
             with postgres_admin.connect() as conn:
                 terminated += conn.execute(
                     text(
@@ -200,14 +229,14 @@ def test_workers_reconnect_when_postgresql_terminates_their_connections(
                     {"db": name},
                 ).scalar_one()
             store.engine.dispose()
-            time.sleep(0.5)  # the pace of the faults, not a wait for a result
-        out, err = worker.communicate(timeout=DEADLINE)
-        assert worker.returncode == 0, err
+            time.sleep(0.25)  # the pace of the faults, not a wait for a result
+        ended = [w.outcome(DEADLINE) for w in workers]
+        assert all(o is not None and o[0] == 0 for o in ended), ended
         assert terminated > 0
         for job in queued:
             assert job_row(store, job["id"]).state == "done"
         for wid in wids:
-            assert check_whole(store, wid, 200_000) == 200_000
+            assert check_whole(store, wid, n) == n
         verify_ok(store, *wids)
     finally:
         store.dispose()
