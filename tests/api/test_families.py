@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from catalog import service
-from tests.store.test_families import small_families
+from tests.store.narrowed import small_families
 
 
 @pytest.fixture(scope="module")

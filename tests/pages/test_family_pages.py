@@ -9,7 +9,7 @@ import pytest
 
 from catalog import service
 from tests.pages.test_pages import page
-from tests.store.test_families import small_families
+from tests.store.narrowed import small_families
 
 
 @pytest.fixture(scope="module")

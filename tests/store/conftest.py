@@ -3,14 +3,12 @@ family sets with narrower ranges, loaded once per module."""
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import pytest
 
-from catalog.families import families_dir, load_families
+from catalog.families import load_families
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
+from tests.store.narrowed import small_families
 
 
 @pytest.fixture(params=BACKENDS)
@@ -19,20 +17,6 @@ def migrated_url(request, tmp_path) -> str:
     a copy of one migrated per session (a store opened on it has no
     migration to run)."""
     return new_database_url(request.param, request, tmp_path, migrated)
-
-
-def small_families(tmp_path, **ranges):
-    """The shipped families with narrower ranges: ``box=5`` makes a, b <= 5."""
-    folder = tmp_path / "families"
-    shutil.copytree(families_dir(), folder)
-    for name, top in ranges.items():
-        path = folder / f"{name}.json"
-        data = json.loads(path.read_text("utf-8"))
-        for param in data["parameters"]:
-            if param["type"] == "int":
-                param["max"] = min(param["max"], top)
-        path.write_text(json.dumps(data), "utf-8")
-    return load_families(folder)
 
 
 @pytest.fixture(scope="module")
