@@ -65,6 +65,12 @@ def pytest_sessionstart(session):
         warm()
 
 
+def pytest_collection_modifyitems(items):
+    """Tests marked ``long`` (seconds each) run first, and the workers share
+    out the rest behind them: one left for last would end the run alone."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 def pytest_report_header(config):
     return f"PostgreSQL for store tests: {ADMIN_URL} (CI={os.environ.get('CI', '')})"
 

@@ -81,6 +81,7 @@ def _copy_checkout(target: Path) -> Path:
 NO_ISOLATION = ("--no-build-isolation", "--check-build-dependencies")
 
 
+@pytest.mark.long
 @pytest.mark.packaging
 def test_install_then_editable_install_in_the_same_venv(tmp_path):
     source = _copy_checkout(tmp_path / "checkout")
