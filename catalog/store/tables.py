@@ -58,6 +58,17 @@ def _entry_id(*, primary_key: bool = False, index: bool | None = None) -> Column
     )
 
 
+def _key(what: str) -> Column:
+    """The unique SHA-256 that finds a row by its canonical JSON."""
+    return Column(
+        "key",
+        String(64),
+        nullable=False,
+        unique=True,
+        comment=f"SHA-256 of the canonical {what}",
+    )
+
+
 def _created_at(name: str = "created_at") -> Column:
     return Column(name, DateTime(timezone=True), nullable=False)
 
@@ -67,13 +78,7 @@ games = Table(
     "games",
     metadata,
     Column("id", Integer, primary_key=True),
-    Column(
-        "key",
-        String(64),
-        nullable=False,
-        unique=True,
-        comment="SHA-256 of the canonical rules JSON",
-    ),
+    _key("rules JSON"),
     Column("rays", JSON, nullable=False),
     Column("moves", JSON, nullable=False),
     Column("special", JSON, nullable=False),
@@ -85,13 +90,7 @@ alterations = Table(
     "alterations",
     metadata,
     Column("id", Integer, primary_key=True),
-    Column(
-        "key",
-        String(64),
-        nullable=False,
-        unique=True,
-        comment="SHA-256 of the canonical alteration JSON",
-    ),
+    _key("alteration JSON"),
     Column("forced_p", JSON, nullable=False),
     Column("forced_n", JSON, nullable=False),
     Column("cells", Integer, nullable=False, comment="number of forced cells, P and N"),
@@ -111,13 +110,7 @@ entries = Table(
         autoincrement=False,
         comment="the number of W…",
     ),
-    Column(
-        "key",
-        String(64),
-        nullable=False,
-        unique=True,
-        comment="SHA-256 of the canonical definition",
-    ),
+    _key("definition"),
     Column("name", String(MAX_NAME_LENGTH), nullable=False),
     Column("description", Text, nullable=False, default=""),
     Column("references", JSON, nullable=False),
