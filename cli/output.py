@@ -33,9 +33,9 @@ def emit(result: Any, as_json: bool) -> None:
 
 def render(doc: dict[str, Any]) -> str:
     """A readable form of a result document."""
-    from catalog.cli import families, jobs
+    from catalog.cli import families, jobs, theory
 
-    text = families.render(doc) or jobs.render(doc)
+    text = families.render(doc) or jobs.render(doc) or theory.render(doc)
     if text is not None:
         return text
     if "entries" in doc and "ok" in doc:

@@ -48,3 +48,196 @@ def register(cli: click.Group) -> None:
         from catalog import service
 
         return service.adjoinable(i, j)
+
+    @cli.command()
+    @click.argument("source", required=False, metavar="[-]")
+    @click.option("--positions", help='The P-positions, e.g. "0,0 1,2 2,1".')
+    @click.option(
+        "--file",
+        "path",
+        type=click.File("r"),
+        help="A file of P-positions, one pair x,y a line (- for stdin).",
+    )
+    @click.option(
+        "--grid",
+        type=click.File("r"),
+        help="A file of lines of P and . (the last line is y = 0).",
+    )
+    @click.option(
+        "--n",
+        "n",
+        type=Integer(1),
+        help="The window x, y < N (default: one more than the largest coordinate).",
+    )
+    @click.option("--symmetric", is_flag=True, help="Add each pair's mirror image.")
+    @click.option(
+        "--limit",
+        type=Integer(1),
+        default=5,
+        show_default=True,
+        help="Most rule sets (and altered games) to list.",
+    )
+    @click.option(
+        "--seconds",
+        type=click.FloatRange(0.1, 3600),
+        default=60,
+        show_default=True,
+        help="Stop the search after this long.",
+    )
+    @common
+    def identify(
+        store: service.Store,
+        source: str | None,
+        positions: str | None,
+        path: Any,
+        grid: Any,
+        n: int | None,
+        symmetric: bool,
+        limit: int,
+        seconds: float,
+    ) -> dict[str, Any]:
+        """Which games have exactly these P-positions below N: stored entries,
+        the maximal game, the smallest rule sets and altered games."""
+        import sys
+
+        from catalog.errors import BadInput
+        from catalog.service import identify as found
+
+        given = [x for x in (source, positions, path, grid) if x is not None]
+        if len(given) != 1:
+            raise BadInput(
+                "give the data once: --positions, --file, --grid or - (stdin)"
+            )
+        if source is not None and source != "-":
+            raise BadInput(f"unexpected argument {source!r}: use --file to read one")
+        if grid is not None:
+            cells, size = found.parse_grid(grid.read())
+            if n is not None and n != size:
+                raise BadInput(f"--n: the grid is {size} lines, not {n}")
+            n = size
+        else:
+            text = (
+                positions
+                if positions is not None
+                else (path.read() if path is not None else sys.stdin.read())
+            )
+            cells = found.parse_pairs(text)
+        return found.identify(store, cells, n, symmetric, limit, seconds)
+
+    @cli.command()
+    @click.argument("entry_id", metavar="ID")
+    @click.option(
+        "--n",
+        "n",
+        type=Integer(1),
+        required=True,
+        help="Moves with both components below N.",
+    )
+    @common
+    def extensions(store: service.Store, entry_id: str, n: int) -> dict[str, Any]:
+        """What can be adjoined to the entry's rules, and what dropped, without
+        changing its P-positions (the DFNR question)."""
+        from catalog.service import identify as found
+
+        return found.extensions(store, entry_id, n)
+
+
+def render(doc: dict[str, Any]) -> str | None:
+    """The text of an identify or extensions document, or None."""
+    if "maximal" in doc and "games" in doc:
+        return render_identify(doc)
+    if "droppable" in doc:
+        return render_extensions(doc)
+    return None
+
+
+def _rules(definition: dict[str, Any]) -> str:
+    parts = []
+    if definition["rays"]:
+        parts.append("rays " + " ".join(f"({a},{b})" for a, b in definition["rays"]))
+    if definition["moves"]:
+        parts.append("moves " + " ".join(f"({a},{b})" for a, b in definition["moves"]))
+    alter = definition.get("alter") or {}
+    for kind in ("P", "N"):
+        if alter.get(kind):
+            cells = " ".join(f"({x},{y})" for x, y in alter[kind])
+            parts.append(f"forced {kind} {cells}")
+    return "; ".join(parts) or "no moves"
+
+
+def render_identify(doc: dict[str, Any]) -> str:
+    n = doc["n"]
+    lines = [
+        f"{doc['cells']} P-positions in the window x, y < {n}"
+        + (" (symmetric)" if doc["symmetric"] else "")
+    ]
+    if doc["catalog"]:
+        lines.append(f"Stored entries with exactly these P-positions below {n}:")
+        lines += [
+            f"  {e['id']}  {e['label'] or '':<20} {e['name']}" for e in doc["catalog"]
+        ]
+        more = doc.get("catalog_total", 0) - len(doc["catalog"])
+        if more > 0:
+            lines.append(f"  … and {more} more")
+    else:
+        lines.append(f"No stored entry has exactly these P-positions below {n}.")
+    rays = " ".join(f"({a},{b})" for a, b in doc["maximal"]["rays"]) or "none"
+    if doc["invariant"]:
+        lines.append(
+            "An invariant game has them. The maximal game (every move "
+            "that joins no two of them):"
+        )
+    else:
+        cells = " ".join(f"({x},{y})" for x, y in doc["maximal"]["unreached"][:5])
+        lines.append(
+            "No invariant game has them: even the maximal game has no "
+            f"move into them from {cells}. The maximal game:"
+        )
+    lines.append(f"  rays {rays}; {doc['maximal']['moves']} other moves")
+    for title, games in (
+        ("Smallest rule sets", doc["games"]),
+        ("Smallest altered games", doc["altered"]),
+    ):
+        if games:
+            lines.append(f"{title} (size {games[0]['size']}):")
+            for g in games:
+                where = f"  = {g['id']}" if g["id"] else ""
+                lines.append(f"  {_rules(g['definition'])}{where}")
+    if not doc["exact"]:
+        lines.append(
+            f"The search stopped before proving the least size "
+            f"(at least {doc['bound']})."
+        )
+    lines.append(f"Not seen: {doc['unseen']}.")
+    lines.append(f"({doc['seconds']:.2f} s)")
+    return "\n".join(lines)
+
+
+def render_extensions(doc: dict[str, Any]) -> str:
+    n = doc["n"]
+    add = doc["adjoinable"]
+    rays = " ".join(f"({a},{b})" for a, b in add["rays"]) or "none"
+    lines = [
+        f"{doc['id']}: moves with both components below {n}, checked against "
+        f"its P-positions below {doc['checked_below']}",
+        f"  can be adjoined: rays {rays}; {len(add['moves'])} single moves",
+    ]
+    if add["moves"]:
+        lines.append(
+            "    "
+            + " ".join(f"({a},{b})" for a, b in add["moves"][:60])
+            + (" …" if len(add["moves"]) > 60 else "")
+        )
+    dropped = (
+        " ".join(
+            f"{d['kind']} ({d['step'][0]},{d['step'][1]})" for d in doc["droppable"]
+        )
+        or "none"
+    )
+    lines.append(f"  can be dropped one at a time: {dropped}")
+    if doc["smallest"]:
+        lines.append(
+            f"  a smallest rule set with the same P-positions below {n}: "
+            f"{_rules(doc['smallest']['definition'])}"
+        )
+    return "\n".join(lines)

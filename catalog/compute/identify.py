@@ -1,0 +1,354 @@
+"""Identify a game from its P-positions: the dual question, for any data.
+
+The data is a set S of cells, every P-position with x, y < n (the *window*).
+An *invariant* game is a set of moves (dx, dy) ≥ 0, the same everywhere on
+the board: rays (every positive multiple of a step) and single moves. Inside
+the window only moves with both components below n matter, and S is the
+game's P-set there exactly when
+
+* no move of the game joins two cells of S (S is *independent*), and
+* every other cell of the window has a move into S (S is *absorbing*).
+
+So the moves allowed at all are those that are no difference t − s of two
+cells of S: the *maximal game* M* (:func:`maximal`). The data is the P-set of
+some invariant game iff M* is absorbing. A ray is any step all of whose
+multiples inside the window lie in M*, not only a primitive direction.
+
+The smallest rule sets are a set cover: the cells outside S are the elements,
+each ray or move of M* covers the cells it moves into S, and each costs one
+(a move and its mirror image together when the data is symmetric).
+:class:`Search` hands it to the CP-SAT solver of OR-Tools, adding the cover
+rows lazily: it solves on the cells nearest the corner, checks the solution
+on the whole window, adds the rows it misses and solves again, until the
+solution covers everything (the optimum of a relaxation that is feasible is
+optimal). Among the games of least size it prefers short steps, then single
+moves over rays.
+
+When no invariant game fits (or a smaller description exists), the *altered*
+model also lets a cell of S be forced P (then moves may join it to S) and a
+cell outside S be forced N (then it needs no move into S), each at a cost of
+one (Hu, Sleator and Tsin's finitely many forced positions); every step of
+the window may then be a ray or a move.
+
+References: Duchêne, Fraenkel, Nowakowski and Rigo, "Extensions and
+restrictions of Wythoff's game preserving its P positions", J. Combin.
+Theory Ser. A 117 (2010), doi:10.1016/j.jcta.2009.07.010; Larsson, Hegarty
+and Fraenkel, "Invariant and dual subtraction games resolving the
+Duchêne–Rigo conjecture", Theoret. Comput. Sci. 412 (2011),
+doi:10.1016/j.tcs.2010.11.013 (arXiv:1005.4162).
+
+>>> data = Window.of([(0, 0), (1, 2), (2, 1), (3, 5), (5, 3)], 6)
+>>> answer = identify(data)
+>>> answer.invariant, [g.size for g in answer.games][:1], answer.exact
+(True, [2], True)
+>>> answer.games[0].definition["rays"]
+[[0, 1], [1, 0], [1, 1]]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from catalog.errors import BadInput
+
+#: Largest window n of one identification (n × n cells, n² candidate steps).
+MAX_IDENTIFY_N = 256
+#: Most rule sets (and altered games) one answer lists.
+MAX_IDENTIFY_LIMIT = 50
+#: Cover rows added to the model at once, at least (the nearest the corner).
+_BATCH = 512
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Window:
+    """The data: the cells of S in the window x, y < n, as a boolean grid."""
+
+    n: int
+    grid: np.ndarray  # grid[x, y]: is (x, y) in S
+
+    @classmethod
+    def of(
+        cls, cells: Iterable[Sequence[int]], n: int, symmetric: bool = False
+    ) -> Window:
+        """The window n holding ``cells`` (and their mirror images when
+        ``symmetric``). Raises :class:`BadInput` naming the field."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BadInput("n: must be a positive integer")
+        if n > MAX_IDENTIFY_N:
+            raise BadInput(f"n: at most {MAX_IDENTIFY_N}")
+        grid = np.zeros((n, n), dtype=bool)
+        count = 0
+        for i, cell in enumerate(cells):
+            if len(cell) != 2 or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in cell
+            ):
+                raise BadInput(f"positions[{i}]: must be a pair of integers")
+            x, y = cell
+            if x < 0 or y < 0:
+                raise BadInput(f"positions[{i}]: ({x}, {y}) has a negative coordinate")
+            if x >= n or y >= n:
+                raise BadInput(
+                    f"positions[{i}]: ({x}, {y}) lies outside x, y < n = {n}"
+                )
+            grid[x, y] = True
+            count += 1
+        if not count:
+            raise BadInput("positions: give at least one P-position")
+        if symmetric:
+            grid |= grid.T
+        return cls(n, grid)
+
+    @property
+    def cells(self) -> np.ndarray:
+        """The cells of S, shape (k, 2), sorted by x then y."""
+        return np.argwhere(self.grid).astype(np.int64)
+
+    @property
+    def symmetric(self) -> bool:
+        """Is S its own mirror image? Then a step and its mirror count one."""
+        return bool((self.grid == self.grid.T).all())
+
+
+@dataclass(frozen=True)
+class Maximal:
+    """The maximal game M*: every step of the window that joins no two cells
+    of S. ``rays`` are the steps with at least two multiples in the window,
+    all in M*, that are no multiple of another such ray; ``moves`` counts
+    the other steps of M*."""
+
+    allowed: np.ndarray  # allowed[a, b]: is the step (a, b) in M*
+    ray_ok: np.ndarray  # ray_ok[a, b]: all multiples of (a, b) in the window in M*
+    rays: list[Cell]
+    moves: int
+    absorbing: bool  # does M* reach S from every other cell of the window?
+    unreached: list[Cell]  # cells outside S that no step of M* takes into S
+
+
+@dataclass(frozen=True)
+class Game:
+    """A proposed rule set (with forced cells for an altered game)."""
+
+    rays: tuple[Cell, ...]
+    moves: tuple[Cell, ...]
+    forced_p: tuple[Cell, ...] = ()
+    forced_n: tuple[Cell, ...] = ()
+    size: int = 0
+
+    @property
+    def forced(self) -> int:
+        return len(self.forced_p) + len(self.forced_n)
+
+    @property
+    def definition(self) -> dict[str, Any]:
+        """The catalog's definition JSON of this game (rules only when no cell
+        is forced)."""
+        data: dict[str, Any] = {
+            "rays": [list(r) for r in sorted(self.rays)],
+            "moves": [list(m) for m in sorted(self.moves)],
+            "special": [],
+        }
+        if self.forced:
+            data["alter"] = {
+                "P": [list(c) for c in sorted(self.forced_p)],
+                "N": [list(c) for c in sorted(self.forced_n)],
+            }
+        return data
+
+
+@dataclass
+class Answer:
+    """What the data says: the maximal game, the smallest rule sets, the
+    smallest altered games, and whether every least size was proven."""
+
+    window: Window
+    maximal: Maximal
+    games: list[Game] = field(default_factory=list)
+    altered: list[Game] = field(default_factory=list)
+    exact: bool = True
+    #: A proven lower bound of the least size, where the search stopped early.
+    bound: int | None = None
+    seconds: float = 0.0
+
+    @property
+    def invariant(self) -> bool:
+        return self.maximal.absorbing
+
+
+# -- the maximal game ---------------------------------------------------------
+
+
+def differences(grid: np.ndarray, exempt: np.ndarray | None = None) -> np.ndarray:
+    """``d[a, b]``: is (a, b) ≠ (0, 0) a difference t − s of two cells of S in
+    the window (t not in ``exempt``, the cells forced P, whose moves may join
+    S)? One shifted OR of the grid per cell s of S: O(|S| n²) bit operations.
+
+    >>> g = np.zeros((4, 4), dtype=bool); g[0, 0] = g[1, 2] = g[2, 1] = True
+    >>> np.argwhere(differences(g)).tolist()
+    [[1, 2], [2, 1]]
+    """
+    n = grid.shape[0]
+    targets = grid if exempt is None else grid & ~exempt
+    d = np.zeros_like(grid)
+    for sx, sy in np.argwhere(grid):
+        d[: n - sx, : n - sy] |= targets[sx:, sy:]
+    d[0, 0] = False
+    return d
+
+
+def _multiples_ok(allowed: np.ndarray) -> np.ndarray:
+    """``ok[a, b]``: every multiple k·(a, b), k ≥ 1, inside the window is
+    allowed (false for (0, 0) and for steps outside M*)."""
+    n = allowed.shape[0]
+    ok = allowed.copy()
+    a, b = np.nonzero(ok)
+    for k in range(2, n):
+        inside = (k * a < n) & (k * b < n)
+        if not inside.any():
+            break
+        a, b = a[inside], b[inside]
+        bad = ~allowed[k * a, k * b]
+        ok[a[bad], b[bad]] = False
+    return ok
+
+
+def _long(n: int) -> np.ndarray:
+    """``long[a, b]``: has (a, b) at least two multiples in the window, so that
+    as a ray it differs from the single move?"""
+    steps = np.arange(n)
+    return (2 * steps[:, None] < n) & (2 * steps[None, :] < n)
+
+
+def maximal(window: Window) -> Maximal:
+    """The maximal game M* of the data, its rays, and whether it is absorbing."""
+    grid, n = window.grid, window.n
+    allowed = ~differences(grid)
+    allowed[0, 0] = False
+    ray_ok = _multiples_ok(allowed) & _long(n)
+    rays = [
+        (int(a), int(b))
+        for a, b in np.argwhere(ray_ok)
+        if not _on_listed(ray_ok, int(a), int(b))
+    ]
+    on_rays = np.zeros_like(allowed)
+    for a, b in rays:
+        k = np.arange(1, n)
+        k = k[(k * a < n) & (k * b < n)]
+        on_rays[k * a, k * b] = True
+    reached = _cover(grid, allowed)
+    unreached = np.argwhere(~grid & ~reached)
+    return Maximal(
+        allowed=allowed,
+        ray_ok=ray_ok,
+        rays=rays,
+        moves=int((allowed & ~on_rays).sum()),
+        absorbing=not len(unreached),
+        unreached=[(int(x), int(y)) for x, y in unreached[:20]],
+    )
+
+
+def _on_listed(ray_ok: np.ndarray, a: int, b: int) -> bool:
+    """Is (a, b) a multiple k ≥ 2 of a smaller step whose ray is allowed?"""
+    g = math.gcd(a, b)
+    return any(ray_ok[a // d, b // d] for d in range(2, g + 1) if g % d == 0)
+
+
+def _cover(grid: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """``c[x, y]``: does some step of ``steps`` (a boolean grid of (a, b)) take
+    (x, y) into S? Shifts the steps by each cell of S."""
+    n = grid.shape[0]
+    c = np.zeros_like(grid)
+    for sx, sy in np.argwhere(grid):
+        c[sx:, sy:] |= steps[: n - sx, : n - sy]
+    return c
+
+
+def covered_by(grid: np.ndarray, game: Game) -> np.ndarray:
+    """The cells that the game's rules take into S."""
+    n = grid.shape[0]
+    steps = np.zeros_like(grid)
+    for a, b in game.moves:
+        if a < n and b < n:
+            steps[a, b] = True
+    for a, b in game.rays:
+        k = 1
+        while k * a < n and k * b < n:
+            steps[k * a, k * b] = True
+            k += 1
+    return _cover(grid, steps)
+
+
+def reproduces(window: Window, game: Game) -> bool:
+    """Is S exactly the game's P-set in the window? (Independent apart from
+    the forced P cells, absorbing apart from the forced N cells.)"""
+    grid, n = window.grid, window.n
+    steps = np.zeros_like(grid)
+    for a, b in game.moves:
+        if a < n and b < n:
+            steps[a, b] = True
+    for a, b in game.rays:
+        k = 1
+        while k * a < n and k * b < n:
+            steps[k * a, k * b] = True
+            k += 1
+    forced_p = np.zeros_like(grid)
+    forced_n = np.zeros_like(grid)
+    for x, y in game.forced_p:
+        if not grid[x, y]:
+            return False
+        forced_p[x, y] = True
+    for x, y in game.forced_n:
+        if grid[x, y]:
+            return False
+        forced_n[x, y] = True
+    joined = differences(grid, exempt=forced_p)
+    if (joined & steps).any():
+        return False
+    return bool((grid | forced_n | _cover(grid, steps)).all())
+
+
+def identify(window: Window, limit: int = 5, seconds: float | None = None) -> Answer:
+    """Everything the data says about the games that have it as P-set.
+
+    Parameters
+    ----------
+    window : Window
+        The data.
+    limit : int
+        Most rule sets, and most altered games, to list (all of least size).
+    seconds : float, optional
+        Stop the searches after this long; the answer then says
+        ``exact=False`` and gives the bound it proved.
+    """
+    from catalog.compute.smallest import Search
+
+    if not 1 <= limit <= MAX_IDENTIFY_LIMIT:
+        raise BadInput(f"limit: from 1 to {MAX_IDENTIFY_LIMIT}")
+    start = time.monotonic()
+    deadline = start + (seconds if seconds is not None else 24 * 3600.0)
+    answer = Answer(window, maximal(window))
+    below: int | None = None
+    if answer.invariant:
+        found = Search(window, answer.maximal, altered=False).smallest(limit, deadline)
+        answer.games, answer.exact, answer.bound = found.games, found.exact, found.bound
+        if not found.games:
+            answer.seconds = time.monotonic() - start
+            return answer
+        below = found.games[0].size
+    if below != 0:
+        found = Search(window, answer.maximal, altered=True).smallest(
+            limit, deadline, below=below
+        )
+        answer.altered = found.games
+        answer.exact = answer.exact and found.exact
+        if answer.bound is None:
+            answer.bound = found.bound
+    answer.seconds = time.monotonic() - start
+    return answer
