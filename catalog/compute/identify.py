@@ -196,11 +196,37 @@ def differences(grid: np.ndarray, exempt: np.ndarray | None = None) -> np.ndarra
     """
     n = grid.shape[0]
     targets = grid if exempt is None else grid & ~exempt
-    d = np.zeros_like(grid)
-    for sx, sy in np.argwhere(grid):
-        d[: n - sx, : n - sy] |= targets[sx:, sy:]
+    cells = np.argwhere(grid)
+    if len(cells) > _SHIFTS:
+        d = _correlate(grid, targets)
+    else:
+        d = np.zeros_like(grid)
+        for sx, sy in cells:
+            d[: n - sx, : n - sy] |= targets[sx:, sy:]
     d[0, 0] = False
     return d
+
+
+#: Above this many cells of S, shifted ORs give way to one FFT (n² log n).
+_SHIFTS = 256
+
+
+def _correlate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``c[d]``: is there s with a[s] and b[s + d] (d ≥ 0, inside the grid)?
+    Counted by FFT in floating point; the counts are integers below 2^17."""
+    n = a.shape[0]
+    fa = np.fft.rfft2(a.astype(np.float64), s=(2 * n, 2 * n))
+    fb = np.fft.rfft2(b.astype(np.float64), s=(2 * n, 2 * n))
+    counts = np.fft.irfft2(np.conj(fa) * fb, s=(2 * n, 2 * n))[:n, :n]
+    return counts > 0.5
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``c[x]``: is there s with a[s] and b[x − s] (x inside the grid)?"""
+    n = a.shape[0]
+    fa = np.fft.rfft2(a.astype(np.float64), s=(2 * n, 2 * n))
+    fb = np.fft.rfft2(b.astype(np.float64), s=(2 * n, 2 * n))
+    return np.fft.irfft2(fa * fb, s=(2 * n, 2 * n))[:n, :n] > 0.5
 
 
 def _multiples_ok(allowed: np.ndarray) -> np.ndarray:
@@ -264,8 +290,11 @@ def _cover(grid: np.ndarray, steps: np.ndarray) -> np.ndarray:
     """``c[x, y]``: does some step of ``steps`` (a boolean grid of (a, b)) take
     (x, y) into S? Shifts the steps by each cell of S."""
     n = grid.shape[0]
+    cells = np.argwhere(grid)
+    if len(cells) > _SHIFTS:
+        return _convolve(grid, steps)
     c = np.zeros_like(grid)
-    for sx, sy in np.argwhere(grid):
+    for sx, sy in cells:
         c[sx:, sy:] |= steps[: n - sx, : n - sy]
     return c
 
