@@ -1,0 +1,246 @@
+"""identify against the literal rule and an exhaustive search on tiny windows.
+
+The reference (:mod:`catalog.compute.reference`) applies "P iff no option is
+P" cell by cell; the exhaustive search tries every set of rules (and forced
+cells) by increasing size. The solver's least size must be theirs, and every
+game it proposes must give the data exactly, by the reference.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from catalog.compute import reference
+from catalog.compute.identify import Window, differences, identify, maximal
+from catalog.errors import BadInput
+
+WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
+MAHARAJA = {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]}
+
+
+def data(definition, n, symmetric=False):
+    return Window.of(reference.p_positions(definition, n).tolist(), n, symmetric)
+
+
+def gives(definition, window):
+    """Does the game have exactly the window's cells as P-positions below n?"""
+    found = reference.outcome_grid(definition, window.n)
+    return bool((found == window.grid).all())
+
+
+def rules(n):
+    """Every rule of the window: each step as a move, and as a ray where it
+    has two multiples inside."""
+    steps = [(a, b) for a in range(n) for b in range(n) if (a, b) != (0, 0)]
+    moves = [("moves", s) for s in steps]
+    rays = [("rays", s) for s in steps if 2 * s[0] < n and 2 * s[1] < n]
+    return rays + moves
+
+
+def orbits(items, symmetric):
+    """Rules (or cells) with their mirror images, each orbit once."""
+    if not symmetric:
+        return [[item] for item in items]
+    seen, out = set(), []
+    for kind, (a, b) in items:
+        if (kind, (a, b)) in seen:
+            continue
+        orbit = {(kind, (a, b)), (kind, (b, a))}
+        seen |= orbit
+        out.append(sorted(orbit))
+    return out
+
+
+def as_definition(chosen):
+    definition = {"rays": [], "moves": [], "alter": {"P": [], "N": []}}
+    for kind, cell in chosen:
+        target = definition["alter"][kind] if kind in "PN" else definition[kind]
+        target.append(list(cell))
+    return definition
+
+
+def least(window, with_cells, most):
+    """The least size of a game (with forced cells if ``with_cells``) that
+    gives the window, by trying every set of orbits, smallest first."""
+    items = orbits(rules(window.n), window.symmetric)
+    if with_cells:
+        cells = [
+            ("P" if window.grid[x, y] else "N", (x, y))
+            for x in range(window.n)
+            for y in range(window.n)
+        ]
+        items += orbits(cells, window.symmetric)
+    for size in range(most + 1):
+        for combo in itertools.combinations(items, size):
+            chosen = [item for orbit in combo for item in orbit]
+            if gives(as_definition(chosen), window):
+                return size
+    return None
+
+
+def random_games(seed, count, n):
+    rng = np.random.default_rng(seed)
+    steps = [(a, b) for a in range(n) for b in range(n) if (a, b) != (0, 0)]
+    for _ in range(count):
+        picks = rng.choice(len(steps), size=rng.integers(1, 4), replace=False)
+        rays = [list(steps[i]) for i in picks[: rng.integers(0, len(picks) + 1)]]
+        moves = [list(steps[i]) for i in picks if list(steps[i]) not in rays]
+        yield {"rays": rays, "moves": moves}
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_least_size_of_random_games_is_the_exhaustive_one(seed, n):
+    for definition in random_games(seed, 6, n):
+        window = data(definition, n)
+        answer = identify(window, limit=3)
+        assert answer.invariant and answer.exact
+        best = least(window, False, answer.games[0].size)
+        assert answer.games[0].size == best, definition
+        for game in answer.games:
+            assert game.size == best
+            assert gives(game.definition, window), (definition, game.definition)
+        keys = [repr(g.definition) for g in answer.games]
+        assert len(set(keys)) == len(keys)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_least_altered_game_of_random_data_is_the_exhaustive_one(seed):
+    rng = np.random.default_rng(100 + seed)
+    n = 3
+    grid = rng.random((n, n)) < 0.4
+    grid[0, 0] = grid[0, 0] or not grid.any()
+    window = Window(n, grid)
+    answer = identify(window, limit=3)
+    assert answer.exact
+    if answer.invariant:
+        best = least(window, False, answer.games[0].size)
+        assert answer.games[0].size == best
+        smaller = [g.size for g in answer.altered]
+        assert all(size < best for size in smaller)
+    else:
+        assert not answer.games
+        best = least(window, True, answer.altered[0].size)
+        assert answer.altered[0].size == best
+    for game in answer.games + answer.altered:
+        assert gives(game.definition, window), game.definition
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("seed", range(3))
+def test_maximal_game_is_every_step_joining_no_two_cells(seed, n):
+    rng = np.random.default_rng(seed * 10 + n)
+    grid = rng.random((n, n)) < 0.35
+    grid[0, 0] = True
+    window = Window(n, grid)
+    cells = [tuple(c) for c in np.argwhere(grid).tolist()]
+    joined = {
+        (t[0] - s[0], t[1] - s[1])
+        for s in cells
+        for t in cells
+        if t != s and t[0] >= s[0] and t[1] >= s[1]
+    }
+    found = maximal(window)
+    assert {tuple(c) for c in np.argwhere(differences(grid)).tolist()} == joined
+    for a in range(n):
+        for b in range(n):
+            assert found.allowed[a, b] == ((a, b) != (0, 0) and (a, b) not in joined)
+    # Invariant iff the maximal game, written out as moves, gives the data.
+    moves = [list(map(int, m)) for m in np.argwhere(found.allowed)]
+    assert found.absorbing == gives({"moves": moves}, window)
+    for a, b in found.rays:
+        multiples = [(k * a, k * b) for k in range(1, n) if k * a < n and k * b < n]
+        assert len(multiples) >= 2
+        assert all(found.allowed[m] for m in multiples)
+
+
+@pytest.mark.parametrize("n", [10, 30, 60])
+def test_wythoffs_p_positions_give_wythoffs_rules(n):
+    answer = identify(data(WYTHOFF, n))
+    assert answer.invariant and answer.exact
+    assert answer.games[0].definition == {
+        "rays": [[0, 1], [1, 0], [1, 1]],
+        "moves": [],
+        "special": [],
+    }
+    assert answer.games[0].size == 2  # (1,0) and (0,1) are one mirror pair
+    assert not answer.altered
+
+
+@pytest.mark.parametrize("n", [8, 30])
+def test_misere_wythoff_is_wythoff_with_the_corner_forced_n(n):
+    answer = identify(data({**WYTHOFF, "alter": {"N": [[0, 0]]}}, n))
+    assert not answer.invariant and not answer.games
+    assert answer.maximal.unreached == [(0, 0)]
+    first = answer.altered[0]
+    assert first.definition["rays"] == [[0, 1], [1, 0], [1, 1]]
+    assert first.definition["alter"] == {"P": [], "N": [[0, 0]]}
+    assert (first.size, first.forced) == (3, 1)
+
+
+def test_maharaja_nim_comes_out_among_the_smallest():
+    answer = identify(data(MAHARAJA, 30))
+    assert answer.games[0].size == 3
+    assert {
+        "rays": [[0, 1], [1, 0], [1, 1]],
+        "moves": [[1, 2], [2, 1]],
+        "special": [],
+    } in [g.definition for g in answer.games]
+
+
+def test_nimhoff_rays_of_the_paper():
+    """Linear Nimhoff {(1,0),(0,2),(1,1)}: not symmetric, three rules."""
+    answer = identify(data({"rays": [[1, 0], [0, 2], [1, 1]]}, 40))
+    assert answer.games[0].size == 3
+    assert answer.games[0].definition["rays"] == [[0, 2], [1, 0], [1, 1]]
+
+
+def test_a_ray_may_skip_its_primitive_step():
+    """(2, 2) can be a ray of the maximal game where (1, 1) is not."""
+    window = data({"rays": [[1, 0], [0, 1]]}, 12)  # Nim: the diagonal is P
+    rays = maximal(window).rays
+    assert (1, 1) not in rays and (2, 2) not in rays
+    window = data({"rays": [[1, 0], [0, 1], [2, 2]]}, 12)
+    found = maximal(window)
+    assert not found.allowed[1, 1] and (2, 2) in found.rays
+
+
+def test_the_whole_window_needs_no_rule():
+    window = Window(5, np.ones((5, 5), dtype=bool))
+    answer = identify(window)
+    assert answer.invariant and answer.games[0].size == 0
+    assert answer.games[0].definition == {"rays": [], "moves": [], "special": []}
+
+
+def test_symmetric_adds_mirror_images_and_counts_pairs_once():
+    window = Window.of([(0, 0), (1, 2), (3, 5)], 6, symmetric=True)
+    assert window.grid[2, 1] and window.grid[5, 3] and window.symmetric
+    assert identify(window).games[0].size == 2
+
+
+def test_a_search_out_of_time_says_so():
+    box = {**WYTHOFF, "alter": {"P_boxes": [[0, 0, 8, 13]]}}
+    answer = identify(data(box, 60), seconds=0.05)
+    assert not answer.exact
+
+
+@pytest.mark.parametrize(
+    ("cells", "n", "message"),
+    [
+        ([], 4, "positions: give at least one"),
+        ([(0, -1)], 4, "positions[0]: (0, -1) has a negative coordinate"),
+        ([(0, 4)], 4, "positions[0]: (0, 4) lies outside x, y < n = 4"),
+        ([(0, 1.5)], 4, "positions[0]: must be a pair of integers"),
+        ([(0, True)], 4, "positions[0]: must be a pair of integers"),
+        ([(0, 1, 2)], 4, "positions[0]: must be a pair of integers"),
+        ([(0, 0)], 0, "n: must be a positive integer"),
+        ([(0, 0)], 257, "n: at most 256"),
+    ],
+)
+def test_bad_data_names_the_field(cells, n, message):
+    with pytest.raises(BadInput) as caught:
+        Window.of(cells, n)
+    assert str(caught.value).startswith(message)
