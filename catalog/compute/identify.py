@@ -365,14 +365,16 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
     answer = Answer(window, maximal(window))
     below: int | None = None
     if answer.invariant:
-        found = Search(window, answer.maximal, altered=False).smallest(limit, deadline)
+        found = Search(window, answer.maximal, False, deadline).smallest(
+            limit, deadline
+        )
         answer.games, answer.exact, answer.bound = found.games, found.exact, found.bound
         if not found.games:
             answer.seconds = time.monotonic() - start
             return answer
         below = found.games[0].size
     if below != 0:
-        found = Search(window, answer.maximal, altered=True).smallest(
+        found = Search(window, answer.maximal, True, deadline).smallest(
             limit, deadline, below=below
         )
         answer.altered = found.games

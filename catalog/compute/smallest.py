@@ -14,7 +14,6 @@ implications of forced cells as clauses (``docs/invariants/identify.md``).
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -53,7 +52,13 @@ class Search:
     every step of the window be a rule; otherwise only the steps of M* are
     rules (a ray where all its multiples are allowed, else a move)."""
 
-    def __init__(self, window: Window, maximal: Maximal, altered: bool) -> None:
+    def __init__(
+        self,
+        window: Window,
+        maximal: Maximal,
+        altered: bool,
+        deadline: float | None = None,
+    ) -> None:
         from ortools.sat.python import cp_model
 
         self.cp = cp_model
@@ -63,6 +68,7 @@ class Search:
         self.symmetric = window.symmetric
         self.maximal = maximal
         self.altered = altered
+        self.deadline = deadline if deadline is not None else float("inf")
         self.long = _long(self.n)
         self.s_cells = window.cells
         self.model = cp_model.CpModel()
@@ -78,8 +84,7 @@ class Search:
         self.tail = self.model.new_int_var(0, limit, "tail")
         self.model.add(self.size == self.tail)
         self.fresh: list[IntVar] = []
-        self._memo: dict[tuple[int, int], tuple[Key, ...]] = {}
-        self._pairs: dict[tuple[int, int], list[tuple[int, int]]] | None = None
+        self._index_rules()
         outside = np.argwhere(~self.grid)
         order = np.lexsort((outside[:, 0], outside.sum(axis=1)))
         self._add_rows(outside[order[:_BATCH]])
@@ -103,26 +108,21 @@ class Search:
                     self.model.add_implication(var, self._var(self._orbit("P", *t)))
         return var
 
-    def _joined(self, key: Key) -> set[tuple[int, int]]:
-        """The cells t of S from which the rule ``key`` moves into S."""
-        if self._pairs is None:
-            self._pairs = {}
-            cells = self.s_cells
-            for sx, sy in cells.tolist():
-                later = cells[(cells[:, 0] >= sx) & (cells[:, 1] >= sy)]
-                for tx, ty in later.tolist():
-                    if (tx, ty) != (sx, sy):
-                        self._pairs.setdefault((tx - sx, ty - sy), []).append((tx, ty))
+    def _joined(self, key: Key) -> list[tuple[int, int]]:
+        """The cells t of S from which the rule ``key`` moves into S: one
+        shifted AND of the grid per step of the rule (n² bits each)."""
+        n, grid = self.n, self.grid
         kind, a, b = key
-        joined: set[tuple[int, int]] = set()
+        joined = np.zeros_like(grid)
         for u, v in {(a, b), (b, a)} if self.symmetric else {(a, b)}:
             k = 1
-            while k * u < self.n and k * v < self.n:
-                joined.update(self._pairs.get((k * u, k * v), ()))
+            while k * u < n and k * v < n:
+                du, dv = k * u, k * v
+                joined[du:, dv:] |= grid[du:, dv:] & grid[: n - du, : n - dv]
                 if kind == "m":
                     break
                 k += 1
-        return joined
+        return [(int(x), int(y)) for x, y in np.argwhere(joined)]
 
     def _extend(self) -> None:
         """Count the variables made since the last call into ``size``."""
@@ -141,39 +141,57 @@ class Search:
 
     def _coverers(self, x: int, y: int) -> set[Key]:
         """The rules that take (x, y) into S: for each cell s ≤ (x, y) of S,
-        those that contain the step d = (x, y) − s."""
-        s = self.s_cells
+        the move d = (x, y) − s and the rays through d (in the invariant model
+        only those of M*, and the move only where its ray is not allowed)."""
+        n, s = self.n, self.s_cells
         below = s[(s[:, 0] <= x) & (s[:, 1] <= y)]
-        keys: set[Key] = set()
-        for a, b in (np.array([x, y]) - below).tolist():
-            keys.update(self._containing(a, b))
+        d = (x - below[:, 0]) * n + (y - below[:, 1])
+        d = d[d > 0]
+        moves = d[self._move_ok[d]]
+        lo = np.searchsorted(self._through, d, side="left")
+        hi = np.searchsorted(self._through, d, side="right")
+        counts = hi - lo
+        starts = np.repeat(lo - np.cumsum(counts) + counts, counts)
+        rays = self._rays_through[starts + np.arange(counts.sum())]
+        if self.symmetric:
+            moves, rays = self._mirror_min(moves), self._mirror_min(rays)
+        keys = {("m", int(c) // n, int(c) % n) for c in np.unique(moves)}
+        keys.update(("r", int(c) // n, int(c) % n) for c in np.unique(rays))
         return keys
 
-    def _containing(self, a: int, b: int) -> tuple[Key, ...]:
-        """The rules that contain the step (a, b): the move (a, b) and the rays
-        (a/k, b/k) for each common divisor k (in the invariant model only
-        those of M*, and the move only where its ray is not allowed)."""
-        found = self._memo.get((a, b))
-        if found is not None:
-            return found
-        keys: list[Key] = []
-        if (a, b) != (0, 0):
-            g = math.gcd(a, b)
-            ok, allowed = self.maximal.ray_ok, self.maximal.allowed
-            for k in (k for k in range(1, g + 1) if g % k == 0):
-                u, v = a // k, b // k
-                if self.altered:
-                    if self.long[u, v]:
-                        keys.append(self._orbit("r", u, v))
-                elif ok[u, v]:
-                    keys.append(self._orbit("r", u, v))
-            if self.altered or (allowed[a, b] and not ok[a, b]):
-                keys.append(self._orbit("m", a, b))
-        found = self._memo[(a, b)] = tuple(keys)
-        return found
+    def _mirror_min(self, codes: np.ndarray) -> np.ndarray:
+        n = self.n
+        return np.minimum(codes, (codes % n) * n + codes // n)
+
+    def _index_rules(self) -> None:
+        """Which steps are moves, and for each step the rays through it."""
+        n = self.n
+        if self.altered:
+            ray_ok = self.long.copy()
+            move_ok = np.ones((n, n), dtype=bool)
+        else:
+            ray_ok = self.maximal.ray_ok.copy()
+            move_ok = self.maximal.allowed & ~ray_ok
+        ray_ok[0, 0] = move_ok[0, 0] = False
+        self._move_ok = move_ok.ravel()
+        a, b = np.nonzero(ray_ok)
+        steps, rays = [], []
+        for k in range(1, n):
+            inside = (k * a < n) & (k * b < n)
+            if not inside.any():
+                break
+            a, b = a[inside], b[inside]
+            steps.append(k * a * n + k * b)
+            rays.append(a * n + b)
+        through = np.concatenate(steps) if steps else np.zeros(0, np.int64)
+        ray = np.concatenate(rays) if rays else np.zeros(0, np.int64)
+        order = np.argsort(through, kind="stable")
+        self._through, self._rays_through = through[order], ray[order]
 
     def _add_rows(self, cells: np.ndarray) -> None:
         for x, y in cells.tolist():
+            if time.monotonic() > self.deadline:
+                break  # the model stays a relaxation: the next check adds more
             rep = (min(x, y), max(x, y)) if self.symmetric else (x, y)
             if rep in self.rows:
                 continue
