@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from catalog.errors import BadInput
+from catalog.games.definition import MAX_RULES
 
 #: Largest window n of one identification (n × n cells, n² candidate steps).
 MAX_IDENTIFY_N = 256
@@ -175,6 +176,8 @@ class Answer:
     exact: bool = True
     #: A proven lower bound of the least size, where the search stopped early.
     bound: int | None = None
+    #: What the answer cannot say, in words.
+    notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -365,14 +368,22 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
     answer = Answer(window, maximal(window))
     below: int | None = None
     if answer.invariant:
-        found = Search(window, answer.maximal, False, deadline).smallest(
-            limit, deadline
-        )
+        # The rule sets first; the altered games below them get what is left,
+        # and at least the last quarter.
+        first = start + 0.75 * (deadline - start)
+        found = Search(window, answer.maximal, False, first).smallest(limit, first)
         answer.games, answer.exact, answer.bound = found.games, found.exact, found.bound
-        if not found.games:
+        if found.games:
+            below = found.games[0].size
+        elif found.exact:
+            answer.notes.append(
+                f"an invariant game has these P-positions, but none with at most "
+                f"{MAX_RULES} rays and {MAX_RULES} single moves (a definition's "
+                "limit): the altered games below can say it in fewer"
+            )
+        else:
             answer.seconds = time.monotonic() - start
             return answer
-        below = found.games[0].size
     if below != 0:
         found = Search(window, answer.maximal, True, deadline).smallest(
             limit, deadline, below=below

@@ -195,6 +195,7 @@ def document(answer: Answer) -> dict[str, Any]:
         "exact": answer.exact,
         "bound": answer.bound,
         "unseen": UNSEEN,
+        "notes": answer.notes,
         "seconds": round(answer.seconds, 3),
     }
 

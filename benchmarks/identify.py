@@ -1,0 +1,181 @@
+"""identify's goals: the seeds recognised, random games explained, the time.
+
+Run: ``make bench-identify`` (or ``python benchmarks/identify.py``; ``--quick``
+runs fewer random games). Goals, each checked and printed; exit 1 if one is
+missed:
+
+1. The P-positions of Wythoff's Nim, Maharaja Nim and every seed below
+   n = 30, 60 and 100 are identified as that entry first (a seeded SQLite
+   catalog, filled to n = 2000), and the seed's own rule set (or a smaller
+   one with the same P-positions in the window) is among the smallest rule
+   sets or altered games, unless the search stopped (said, not failed).
+2. Random invariant games (up to 4 rays from directions with components
+   ≤ 3, plus up to 2 symmetric move pairs with components ≤ 5) at n = 60:
+   the least size found is never larger than the generating game's, and
+   every proposed game gives the data exactly (``catalog.p_positions``).
+3. Time per identification at n = 60: p50 ≤ 1 s, p95 ≤ 5 s; at n = 200:
+   ≤ 10 s each; peak memory (resident) under 1 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from catalog import p_positions
+from catalog.config import Settings
+from catalog.games.definition import canonicalize
+from catalog.service import Store, seed
+from catalog.service.identify import identify
+from catalog.store.seed import seed_dir
+
+DIRECTIONS = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]
+PAIRS = [(a, b) for a in range(6) for b in range(6) if a < b]
+
+
+def rule_size(definition: dict, symmetric: bool) -> int:
+    """Rays and moves, a rule and its mirror image once when symmetric."""
+    game = canonicalize(definition)
+    rules = {("r", r) for r in game.rays} | {("m", m) for m in game.moves}
+    if symmetric:
+        rules = {(k, min(v, v[::-1])) for k, v in rules}
+    return len(rules)
+
+
+def reproduces(definition: dict, cells: np.ndarray, n: int) -> bool:
+    found = p_positions(definition, n)
+    return found.shape == cells.shape and bool((found == cells).all())
+
+
+def seeds_goal(store: Store, failures: list[str], times: list[float]) -> None:
+    for path in sorted(seed_dir().glob("W*.json")):
+        entry = json.loads(path.read_text())
+        wid, definition = entry["id"], entry["definition"]
+        for n in (30, 60, 100):
+            cells = p_positions(definition, n)
+            doc = identify(store, cells.tolist(), n, limit=5, seconds=10)
+            if n == 60:
+                times.append(doc["seconds"])
+            first = doc["catalog"][0]["id"] if doc["catalog"] else None
+            ok_entry = first == wid or (
+                wid in [e["id"] for e in doc["catalog"]]
+                and all(e["id"] <= wid for e in doc["catalog"][:1])
+            )
+            proposed = doc["games"] + doc["altered"]
+            own = canonicalize(definition)
+            symmetric = doc["symmetric"]
+            forced = set(own.forced_p) | set(own.forced_n)
+            if symmetric:
+                forced = {min(c, c[::-1]) for c in forced}
+            own_size = rule_size(definition, symmetric) + len(forced)
+            best = min((g["size"] for g in proposed), default=None)
+            listed = any(canonicalize(g["definition"]) == own for g in proposed)
+            special = bool(own.special)
+            ok_rules = listed or (best is not None and best <= own_size) or special
+            stopped = not doc["exact"]
+            note = "stopped" if stopped else ""
+            print(
+                f"  {wid} n={n:<3} first={first} catalog={doc['catalog_total']:<3} "
+                f"least={best} own={own_size} own-listed={listed} "
+                f"{doc['seconds']:.2f}s {note}"
+            )
+            if not ok_entry:
+                failures.append(f"{wid} n={n}: first stored match {first}")
+            if not ok_rules and not stopped:
+                failures.append(f"{wid} n={n}: least {best} > own size {own_size}")
+            for g in proposed:
+                if not reproduces(g["definition"], cells, n):
+                    failures.append(f"{wid} n={n}: {g['definition']} differs")
+
+
+def random_goal(store: Store, count: int, failures: list[str], times: list[float]):
+    rng = random.Random(7)
+    n = 60
+    for _ in range(count):
+        rays = rng.sample(DIRECTIONS, rng.randint(1, 4))
+        moves = []
+        for a, b in rng.sample(PAIRS, rng.randint(0, 2)):
+            moves += [[a, b], [b, a]]
+        definition = {"rays": [list(r) for r in rays], "moves": moves}
+        cells = p_positions(definition, n)
+        doc = identify(store, cells.tolist(), n, limit=5, seconds=10)
+        times.append(doc["seconds"])
+        own = rule_size(definition, doc["symmetric"])
+        best = doc["games"][0]["size"] if doc["games"] else None
+        if best is None or best > own:
+            if doc["exact"]:
+                failures.append(f"{definition}: least {best} > {own}")
+            else:
+                print(f"  stopped on {definition}")
+        for g in doc["games"] + doc["altered"]:
+            if not reproduces(g["definition"], cells, n):
+                failures.append(f"{definition}: {g['definition']} differs")
+    print(f"  {count} random games at n = {n}")
+
+
+def large_goal(store: Store, failures: list[str]) -> None:
+    rng = np.random.default_rng(3)
+    cases = [
+        {"rays": [[1, 0], [0, 1], [1, 1]]},
+        {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]},
+        {"rays": [[1, 0], [0, 2], [1, 1]]},
+        {"rays": [[1, 0], [0, 1], [1, 1]], "alter": {"P_boxes": [[0, 0, 8, 13]]}},
+    ]
+    for definition in cases:
+        cells = p_positions(definition, 200)
+        doc = identify(store, cells.tolist(), 200, limit=5, seconds=10)
+        print(f"  n=200 {json.dumps(definition)}: {doc['seconds']:.2f}s")
+        if doc["seconds"] > 10.5:
+            failures.append(f"n=200 {definition}: {doc['seconds']:.1f} s")
+    grid = rng.random((200, 200)) < 0.1
+    doc = identify(store, np.argwhere(grid).tolist(), 200, seconds=10)
+    print(f"  n=200 random 10% of cells: {doc['seconds']:.2f}s")
+    if doc["seconds"] > 10.5:
+        failures.append(f"n=200 random cells: {doc['seconds']:.1f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="20 random games")
+    args = parser.parse_args()
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        store = Store(Settings.load(url))
+        seed(store)
+        from catalog.service import compute
+
+        for path in sorted(seed_dir().glob("W*.json")):
+            compute(store, path.stem, 2000)
+        seeds_times: list[float] = []
+        print("1. the seeds below n = 30, 60, 100")
+        seeds_goal(store, failures, seeds_times)
+        times: list[float] = []
+        print("2. random invariant games at n = 60")
+        random_goal(store, 20 if args.quick else 100, failures, times)
+        times += seeds_times
+        p50, p95 = statistics.median(times), float(np.percentile(times, 95))
+        print(f"3. n = 60: p50 {p50:.3f} s, p95 {p95:.3f} s over {len(times)}")
+        if p50 > 1 or p95 > 5:
+            failures.append(f"n = 60: p50 {p50:.2f} s, p95 {p95:.2f} s")
+        large_goal(store, failures)
+        store.dispose()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"   peak resident memory {peak:.0f} MB")
+    if peak > 1024:
+        failures.append(f"memory {peak:.0f} MB")
+    for failure in failures:
+        print("FAILED:", failure)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
