@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-workers serve
+.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -34,6 +34,9 @@ bench-pages:  ## entry pages: render time and page weight (benchmarks/pages.py)
 
 bench-theory:  ## invariants: adjoinable, far-out is-p, each seed's invariants (benchmarks/theory.py)
 	$(PY) benchmarks/theory.py
+
+bench-identify:  ## identify: the seeds recognised, random games explained, the times (benchmarks/identify.py)
+	$(PY) benchmarks/identify.py
 
 bench-cost:  ## the work estimate: measure its constants, print estimate vs timing (benchmarks/cost.py)
 	$(PY) benchmarks/cost.py

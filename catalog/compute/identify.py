@@ -32,10 +32,9 @@ the window may then be a ray or a move.
 
 References: Duchêne, Fraenkel, Nowakowski and Rigo, "Extensions and
 restrictions of Wythoff's game preserving its P positions", J. Combin.
-Theory Ser. A 117 (2010), doi:10.1016/j.jcta.2009.07.010; Larsson, Hegarty
-and Fraenkel, "Invariant and dual subtraction games resolving the
-Duchêne–Rigo conjecture", Theoret. Comput. Sci. 412 (2011),
-doi:10.1016/j.tcs.2010.11.013 (arXiv:1005.4162).
+Theory Ser. A 117 (2010); Larsson, Hegarty and Fraenkel, "Invariant and dual
+subtraction games resolving the Duchêne–Rigo conjecture", Theoret. Comput.
+Sci. 412 (2011) 729–735 (arXiv:1005.4162); docs/invariants/identify.md.
 
 >>> data = Window.of([(0, 0), (1, 2), (2, 1), (3, 5), (5, 3)], 6)
 >>> answer = identify(data)
