@@ -10,6 +10,7 @@ its P-positions.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -54,7 +55,7 @@ MAX_DATA_LENGTH = 1_000_000
 
 
 def parse_pairs(text: str, name: str = "positions") -> list[tuple[int, int]]:
-    """The pairs ``x,y`` of ``text``, separated by spaces or line ends (one a
+    r"""The pairs ``x,y`` of ``text``, separated by spaces or line ends (one a
     line in a file); ``(x, y)`` and ``x y`` on a line of its own are read
     too, and lines starting with ``#`` are comments.
 
@@ -67,7 +68,8 @@ def parse_pairs(text: str, name: str = "positions") -> list[tuple[int, int]]:
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        tokens = line.replace("(", " ").replace(")", " ").replace(", ", ",").split()
+        line = re.sub(r"\s*,\s*", ",", line.replace("(", " ").replace(")", " "))
+        tokens = line.split()
         if len(tokens) == 2 and "," not in line:
             tokens = [",".join(tokens)]
         for token in tokens:
@@ -84,7 +86,7 @@ def parse_pairs(text: str, name: str = "positions") -> list[tuple[int, int]]:
 
 
 def parse_grid(text: str, name: str = "grid") -> tuple[list[tuple[int, int]], int]:
-    """The P cells of a grid of ``P`` and ``.``, drawn as the pages draw the
+    r"""The P cells of a grid of ``P`` and ``.``, drawn as the pages draw the
     board: the last line is y = 0, the first column x = 0. The grid is
     square (n lines of n cells); blank lines at either end are ignored.
 

@@ -1,0 +1,162 @@
+"""``wythoff identify`` and ``wythoff extensions`` on both databases: the
+data read every way, the answers of the papers' games, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from catalog import p_positions
+from catalog.cli.main import cli
+from catalog.compute.adjoinable import adjoinable
+from catalog.errors import BadInput
+from catalog.service.identify import parse_grid, parse_pairs
+from tests.cli.conftest import command
+
+WYTHOFF_6 = "0,0 1,2 2,1 3,5 5,3"
+WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}
+
+
+@pytest.fixture
+def wythoff(runner, shared_url):
+    return command(runner, shared_url)
+
+
+def test_wythoffs_positions_name_wythoffs_rules_and_entry(wythoff):
+    code, doc, _ = wythoff("identify", "--positions", WYTHOFF_6)
+    assert code == 0
+    assert (doc["n"], doc["cells"], doc["symmetric"]) == (6, 5, True)
+    assert doc["invariant"] is True and doc["exact"] is True
+    assert doc["games"][0] == {"definition": WYTHOFF_RULES, "size": 2, "id": "W000001"}
+    assert doc["altered"] == []
+    assert "component >= n" in doc["unseen"]
+
+
+def test_misere_wythoff_is_an_altered_game(wythoff):
+    cells = p_positions({"rays": [[1, 0], [0, 1], [1, 1]], "alter": {"N": [[0, 0]]}}, 8)
+    text = " ".join(f"{x},{y}" for x, y in cells.tolist())
+    code, doc, _ = wythoff("identify", "--positions", text)
+    assert code == 0
+    assert doc["invariant"] is False and doc["games"] == []
+    assert doc["maximal"]["unreached"] == [[0, 0]]
+    assert doc["altered"][0] == {
+        "definition": {**WYTHOFF_RULES, "alter": {"P": [], "N": [[0, 0]]}},
+        "size": 3,
+        "forced": 1,
+        "id": "W000002",
+    }
+
+
+def test_the_same_data_from_a_file_stdin_and_a_grid(runner, shared_url, tmp_path):
+    run = command(runner, shared_url)
+    _, expected, _ = run("identify", "--positions", WYTHOFF_6)
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("# Wythoff below 6\n0,0\n1 2\n(2, 1)\n3,5\n5,3\n")
+    grid = tmp_path / "grid.txt"
+    grid.write_text("...P..\n......\n.....P\n.P....\n..P...\nP.....\n")
+    from_stdin = runner.invoke(
+        cli, ["identify", "-", "--json", "--db", shared_url], input=WYTHOFF_6
+    )
+    answers = [
+        run("identify", "--file", str(pairs))[1],
+        run("identify", "--grid", str(grid))[1],
+        json.loads(from_stdin.stdout),
+    ]
+    for doc in answers:
+        assert {k: v for k, v in doc.items() if k != "seconds"} == {
+            k: v for k, v in expected.items() if k != "seconds"
+        }
+
+
+def test_symmetric_adds_mirror_images(wythoff):
+    code, doc, _ = wythoff("identify", "--positions", "0,0 1,2 3,5", "--symmetric")
+    assert code == 0 and doc["cells"] == 5 and doc["games"][0]["id"] == "W000001"
+
+
+def test_text_for_people(runner, shared_url):
+    result = runner.invoke(
+        cli, ["identify", "--db", shared_url, "--positions", WYTHOFF_6]
+    )
+    assert result.exit_code == 0
+    assert "Smallest rule sets (size 2):" in result.stdout
+    assert "rays (0,1) (1,0) (1,1)  = W000001" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "give the data once"),
+        (["--positions", "0,0", "--grid", "-"], "give the data once"),
+        (["--positions", "0,0 1"], "positions: line 1: '1' is not a pair x,y"),
+        (["--positions", "0,0 1,-2"], "has a negative coordinate"),
+        (["--positions", "0,0 1,x"], "positions: line 1"),
+        (["--positions", "0,0 ٣,1"], "positions: line 1"),
+        (["--positions", "0,0 3,5", "--n", "4"], "lies outside x, y < n = 4"),
+        (["--positions", "0,0 300,1"], "the window is at most n = 256"),
+        (["--positions", "0,0", "--limit", "0"], "limit"),
+        (["--positions", "0,0", "--limit", "51"], "limit: from 1 to 50"),
+        (["--positions", "  "], "positions: must not be empty"),
+        (["stray"], "unexpected argument"),
+    ],
+)
+def test_bad_data_is_one_line_and_exit_1(wythoff, args, message):
+    code, _, err = wythoff("identify", *args)
+    assert code != 0
+    assert message in err, err
+
+
+def test_bad_grids(tmp_path):
+    for text, message in [
+        ("P.\n.P.\n", "line 2 has 3 cells, line 1 has 2"),
+        ("P.x\n...\n...\n", "line 1 holds 'x'"),
+        ("P..\n...\n", "2 lines of 3 cells; the window is square"),
+        ("", "grid: must not be empty"),
+    ]:
+        with pytest.raises(BadInput) as caught:
+            parse_grid(text)
+        assert message in str(caught.value)
+    assert parse_grid("\nP.\n.P\n\n") == ([(0, 1), (1, 0)], 2)
+    assert parse_pairs("0,0\n\n# nothing\n 4 , 5 ") == [(0, 0), (4, 5)]
+
+
+def test_extensions_of_wythoff_agree_with_adjoinable(wythoff):
+    n = 16
+    code, doc, _ = wythoff("extensions", "W000001", "--n", str(n))
+    assert code == 0 and doc["id"] == "W000001" and doc["checked_below"] == 8 * n
+    free = {tuple(m) for m in doc["adjoinable"]["moves"]}
+    for i in range(n):
+        for j in range(n):
+            if (i, j) == (0, 0):
+                continue
+            theirs = adjoinable(i, j)
+            ours = {(i, j), (j, i)} <= free or theirs.reason.startswith("already")
+            assert ours == theirs.adjoinable, (i, j)
+    assert doc["droppable"] == []
+    assert doc["smallest"]["definition"]["rays"] == [[0, 1], [1, 0], [1, 1]]
+
+
+def test_extensions_drop_what_the_window_does_not_need(wythoff):
+    """Maharaja Nim's knight moves matter; Wythoff plus (1,3),(3,1) keeps
+    Wythoff's P-positions, so both added moves can be dropped."""
+    code, doc, _ = wythoff("extensions", "W000024", "--n", "20")
+    assert code == 0
+    assert {(d["kind"], tuple(d["step"])) for d in doc["droppable"]} == {
+        ("move", (1, 3)),
+        ("move", (3, 1)),
+    }
+    code, doc, _ = wythoff("extensions", "W000004", "--n", "20")
+    assert code == 0 and doc["droppable"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["W000001", "--n", "0"], "n"),
+        (["W000001", "--n", "257"], "n: from 1 to 256"),
+        (["W999999", "--n", "5"], "W999999"),
+    ],
+)
+def test_extensions_bad_input(wythoff, args, message):
+    code, _, err = wythoff("extensions", *args)
+    assert code != 0 and message in err
