@@ -88,10 +88,11 @@ class Window:
         count = 0
         for i, cell in enumerate(cells):
             if len(cell) != 2 or not all(
-                isinstance(c, int) and not isinstance(c, bool) for c in cell
+                isinstance(c, int | np.integer) and not isinstance(c, bool)
+                for c in cell
             ):
                 raise BadInput(f"positions[{i}]: must be a pair of integers")
-            x, y = cell
+            x, y = int(cell[0]), int(cell[1])
             if x < 0 or y < 0:
                 raise BadInput(f"positions[{i}]: ({x}, {y}) has a negative coordinate")
             if x >= n or y >= n:

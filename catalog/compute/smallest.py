@@ -80,7 +80,6 @@ class Search:
         self.model = cp_model.CpModel()
         self.vars: dict[Key, IntVar] = {}
         self.rows: set[tuple[int, int]] = set()
-        self.conflicts: set[tuple[Key, tuple[int, int]]] = set()
         self.bound: int | None = None
         # size == (every variable) + tail: a new batch of variables extends the
         # chain (tail == batch + new tail), so bounds on ``size`` hold for the
@@ -239,18 +238,6 @@ class Search:
                 terms.append(self._var(self._orbit("N", x, y)))
             self.model.add_bool_or(terms)
         self._extend()
-
-    def _steps(self, key: Key) -> np.ndarray:
-        kind, a, b = key
-        steps = np.zeros_like(self.grid)
-        for u, v in {(a, b), (b, a)} if self.symmetric else {(a, b)}:
-            k = 1
-            while k * u < self.n and k * v < self.n:
-                steps[k * u, k * v] = True
-                if kind == "m":
-                    break
-                k += 1
-        return steps
 
     # -- solving -----------------------------------------------------------
 
