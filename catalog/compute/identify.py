@@ -302,34 +302,31 @@ def _cover(grid: np.ndarray, steps: np.ndarray) -> np.ndarray:
     return c
 
 
-def covered_by(grid: np.ndarray, game: Game) -> np.ndarray:
-    """The cells that the game's rules take into S."""
-    n = grid.shape[0]
-    steps = np.zeros_like(grid)
-    for a, b in game.moves:
+def step_grid(rays: Iterable[Cell], moves: Iterable[Cell], n: int) -> np.ndarray:
+    """``steps[a, b]``: is (a, b), with a, b < n, a move of the rules (a
+    single move, or a multiple of a ray)?"""
+    steps = np.zeros((n, n), dtype=bool)
+    for a, b in moves:
         if a < n and b < n:
             steps[a, b] = True
-    for a, b in game.rays:
+    for a, b in rays:
         k = 1
         while k * a < n and k * b < n:
             steps[k * a, k * b] = True
             k += 1
-    return _cover(grid, steps)
+    return steps
+
+
+def covered_by(grid: np.ndarray, game: Game) -> np.ndarray:
+    """The cells that the game's rules take into S."""
+    return _cover(grid, step_grid(game.rays, game.moves, grid.shape[0]))
 
 
 def reproduces(window: Window, game: Game) -> bool:
     """Is S exactly the game's P-set in the window? (Independent apart from
     the forced P cells, absorbing apart from the forced N cells.)"""
-    grid, n = window.grid, window.n
-    steps = np.zeros_like(grid)
-    for a, b in game.moves:
-        if a < n and b < n:
-            steps[a, b] = True
-    for a, b in game.rays:
-        k = 1
-        while k * a < n and k * b < n:
-            steps[k * a, k * b] = True
-            k += 1
+    grid = window.grid
+    steps = step_grid(game.rays, game.moves, window.n)
     forced_p = np.zeros_like(grid)
     forced_n = np.zeros_like(grid)
     for x, y in game.forced_p:

@@ -24,6 +24,7 @@ from catalog.compute.identify import (
     Answer,
     Game,
     Window,
+    step_grid,
 )
 from catalog.compute.identify import (
     identify as solve,
@@ -267,7 +268,7 @@ def extensions(store: Store, wid: str, n: int) -> dict[str, Any]:
     joined = _joined_below(grid, exempt, n)
     allowed = ~joined
     allowed[0, 0] = False
-    own = _own_steps(game, n)
+    own = step_grid(game.rays, game.moves, n)
     adjoin = allowed & ~own
     rays = _rays(allowed, n)
     dropped = _droppable(game, grid[:n, :n], n)
@@ -300,19 +301,6 @@ def _joined_below(grid: np.ndarray, exempt: np.ndarray, n: int) -> np.ndarray:
         d[:w, :h] |= targets[sx : sx + w, sy : sy + h]
     d[0, 0] = False
     return d
-
-
-def _own_steps(game: Definition, n: int) -> np.ndarray:
-    own = np.zeros((n, n), dtype=bool)
-    for a, b in game.moves:
-        if a < n and b < n:
-            own[a, b] = True
-    for a, b in game.rays:
-        k = 1
-        while k * a < n and k * b < n:
-            own[k * a, k * b] = True
-            k += 1
-    return own
 
 
 def _is_own_ray(game: Definition, ray: tuple[int, int]) -> bool:
