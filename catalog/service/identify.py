@@ -216,11 +216,9 @@ def _stored_ids(store: Store, definitions: list[dict[str, Any]]) -> dict[str, st
 
 def stored_matches(store: Store, data: Window) -> tuple[list[dict[str, Any]], int]:
     """The stored entries whose P-positions below n are exactly the data."""
-    try:
-        from catalog.service.lookup import stored_matches as lookup  # type: ignore
-    except ImportError:  # TEMPORARY until the window prints land
-        return [], 0
-    return lookup(store, data.cells, data.n, MAX_CATALOG_MATCHES)  # type: ignore
+    from catalog.service.lookup import stored_matches as lookup
+
+    return lookup(store, data.cells, data.n, MAX_CATALOG_MATCHES)
 
 
 # -- extensions of a stored entry ---------------------------------------------

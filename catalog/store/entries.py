@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from catalog.games.definition import Definition
+from catalog.store import prints
 from catalog.store.derived import update_xref_classes, xref_ids
 from catalog.store.ids import UnknownEntry, format_id, next_free
 from catalog.store.models import (
@@ -180,6 +181,7 @@ def clear_results(session: Session, entry: Entry) -> None:
         Extent,
     ):
         session.execute(delete(model).where(model.entry_id == entry.id))
+    prints.clear(session, [entry.id])
     session.execute(
         delete(CrossReference).where(
             (CrossReference.entry_id == entry.id)

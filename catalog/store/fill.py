@@ -28,8 +28,8 @@ from catalog.compute.modes import box_limited, column_mode, max_n
 from catalog.compute.ptable import resume_sweep
 from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
+from catalog.store import prints, search
 from catalog.store import repository as repo
-from catalog.store import search
 from catalog.store.db import writing
 from catalog.store.ids import format_id
 from catalog.store.job_model import Job
@@ -466,7 +466,7 @@ def _fill_columns(
             _claim_extent(session, entry_id, start, x1, None, count, engine)
             repo.write_chunk(session, entry_id, x0, x1, None, found)
             if x1 == n:
-                _store_derived(session, entry_id, n, whole_columns=True)
+                _store_derived(session, entry_id, n, whole_columns=True, window=n)
         expected = cost.chunk_seconds(game, start, x1)
         # The first chunk's time includes loading the compiled kernels.
         if expected > 0 and not first:
@@ -520,7 +520,13 @@ def _fill_box(
         for x0, x1 in zip(edges, edges[1:], strict=False):
             mask = (everything[:, 0] >= x0) & (everything[:, 0] < x1)
             repo.write_chunk(session, entry_id, x0, x1, height, everything[mask])
-        _store_derived(session, entry_id, x_target, whole_columns=False)
+        _store_derived(
+            session,
+            entry_id,
+            x_target,
+            whole_columns=False,
+            window=min(x_target, height),
+        )
 
 
 def _claim_extent(
@@ -569,10 +575,12 @@ def _claim_extent(
 
 
 def _store_derived(
-    session: Session, entry_id: int, x_bound: int, whole_columns: bool
+    session: Session, entry_id: int, x_bound: int, whole_columns: bool, window: int
 ) -> None:
-    """Sequences, bitstrings, their search index, and cross-references."""
+    """Sequences, bitstrings, their search index, cross-references, and the
+    prints of the stored window x, y < ``window``."""
     positions = repo.read_positions(session, entry_id, 0, x_bound)
+    prints.replace(session, entry_id, positions, window)
     sequences, bitstrings = seqs.derive(positions, x_bound, whole_columns)
     repo.replace_sequences(session, entry_id, sequences)
     for kind, (start, bits) in bitstrings.items():

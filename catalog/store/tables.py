@@ -373,3 +373,19 @@ xrefs = Table(
     Column("relation", String(32), nullable=False),
     Column("bound", BigInteger),
 )
+
+#: Fingerprints of each entry's P-positions in the windows x, y < size, for
+#: the sizes of a ladder (catalog.store.prints): identify finds the entries
+#: with given P-positions by one indexed read, then checks them.
+window_prints = Table(
+    "window_prints",
+    metadata,
+    Column("size", Integer, primary_key=True, comment="the window x, y < size"),
+    Column(
+        "digest",
+        BigInteger,
+        primary_key=True,
+        comment="first 8 bytes of BLAKE2b of the window's P-positions (int64)",
+    ),
+    _entry_id(primary_key=True, index=True),
+)

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+from sqlalchemy import create_engine, select
 
 from catalog import p_positions
 from catalog.cli.main import cli
 from catalog.compute.adjoinable import adjoinable
+from catalog.config import Settings
 from catalog.errors import BadInput
+from catalog.service import Store
 from catalog.service.identify import parse_grid, parse_pairs
+from catalog.service.lookup import stored_matches
+from catalog.store import positions as stored
+from catalog.store.tables import extents, window_prints
 from tests.cli.conftest import command
 
 WYTHOFF_6 = "0,0 1,2 2,1 3,5 5,3"
@@ -160,3 +167,70 @@ def test_extensions_drop_what_the_window_does_not_need(wythoff):
 def test_extensions_bad_input(wythoff, args, message):
     code, _, err = wythoff("extensions", *args)
     assert code != 0 and message in err
+
+
+def _same(table, data, n):
+    """Are the table's P-positions below n exactly ``data``?"""
+    below = table[(table[:, 0] < n) & (table[:, 1] < n)]
+    return below.shape == data.shape and bool((below == data).all())
+
+
+def test_stored_matches_are_the_brute_force_ones(computed):
+    """The prints' answer against reading every entry's P-positions below n,
+    for windows on and off the ladder, the data exact or one cell changed."""
+    run, _ = computed
+    store = Store(Settings.load(run.url))
+    try:
+        with store.reading() as connection:
+            numbers = [row[0] for row in connection.execute(extents.select())]
+            tables = {
+                e: stored.read_positions(connection, e, 0, 200, 200) for e in numbers
+            }
+        rng = np.random.default_rng(5)
+        for source in (1, 2, 4, 12, 16, 17, 24):
+            for n in (1, 2, 3, 7, 8, 30, 64, 100, 200):
+                cells = tables[source]
+                cells = cells[(cells[:, 0] < n) & (cells[:, 1] < n)]
+                variants = [cells]
+                if n > 3:
+                    extra = rng.integers(0, n, size=(1, 2))
+                    variants.append(cells[1:])
+                    variants.append(np.concatenate([cells, extra]))
+                for data in variants:
+                    data = np.unique(data, axis=0)
+                    expected = sorted(
+                        e for e, table in tables.items() if _same(table, data, n)
+                    )
+                    found, total = stored_matches(store, data, n, limit=100)
+                    assert [int(f["id"][1:]) for f in found] == expected, (source, n)
+                    assert total == len(expected)
+    finally:
+        store.dispose()
+
+
+def test_prints_follow_the_fill_and_go_with_the_results(seeded_url, runner):
+    """A fill writes the prints of its window; a larger fill adds sizes; an
+    entry whose definition changed loses them with its results."""
+    run = command(runner, seeded_url)
+
+    def sizes(number):
+        engine = create_engine(seeded_url)
+        try:
+            with engine.connect() as connection:
+                return list(
+                    connection.scalars(
+                        select(window_prints.c.size)
+                        .where(window_prints.c.entry_id == number)
+                        .order_by(window_prints.c.size)
+                    )
+                )
+        finally:
+            engine.dispose()
+
+    assert sizes(4) == []
+    assert run("compute", "W000004", "--n", "40")[0] == 0
+    assert sizes(4) == [1, 2, 4, 8, 16, 32]
+    assert run("compute", "W000004", "--n", "70")[0] == 0
+    assert sizes(4) == [1, 2, 4, 8, 16, 32, 64]
+    assert run("compute", "W000017", "--n", "20")[0] == 0  # a box: x, y < 20
+    assert sizes(17) == [1, 2, 4, 8, 16]
