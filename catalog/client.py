@@ -73,12 +73,17 @@ class Catalog:
         )
         return f"{self.base_url}{path}" + (f"?{query}" if query else "")
 
-    def _fetch(self, path: str, params: dict[str, Any] | None = None) -> bytes:
+    def _fetch(
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        data: bytes | None = None,
+    ) -> bytes:
         url = self._url(path, params)
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
-            status, headers, body = self._open(url, max(left, 0.001))
+            status, headers, body = self._open(url, max(left, 0.001), data)
             if status != 202:
                 return body
             # Queued for a worker: wait as the server says, then ask again.
@@ -92,9 +97,16 @@ class Catalog:
                 )
             time.sleep(wait)
 
-    def _open(self, url: str, timeout: float) -> tuple[int, Any, bytes]:
+    def _open(
+        self, url: str, timeout: float, data: bytes | None = None
+    ) -> tuple[int, Any, bytes]:
+        request: str | urllib.request.Request = url
+        if data is not None:
+            request = urllib.request.Request(
+                url, data=data, headers={"Content-Type": "application/json"}
+            )
         try:
-            with urllib.request.urlopen(url, timeout=timeout) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 return response.status, response.headers, response.read()
         except urllib.error.HTTPError as exc:
             try:
@@ -109,8 +121,8 @@ class Catalog:
             reason = getattr(exc, "reason", exc)
             raise CatalogError(503, f"cannot reach {url}: {reason}") from None
 
-    def _get(self, path: str, **params: Any) -> Any:
-        body = self._fetch(path, params)
+    def _get(self, path: str, _data: bytes | None = None, **params: Any) -> Any:
+        body = self._fetch(path, params, _data)
         try:
             return json.loads(body)
         except ValueError:
@@ -216,6 +228,31 @@ class Catalog:
         return self._get(f"/api/v1/adjoinable/{int(i)}/{int(j)}")
 
     # -- sequences ---------------------------------------------------------
+
+    def identify(
+        self,
+        positions: Any,
+        n: int | None = None,
+        symmetric: bool = False,
+        limit: int = 5,
+    ) -> dict[str, Any]:
+        """Which games have exactly these P-positions (pairs, or a (k, 2)
+        array) in the window x, y < n (default: one more than the largest
+        coordinate): the stored entries, the maximal game, the smallest rule
+        sets and altered games (what ``wythoff identify`` prints)."""
+        array = np.asarray(positions)
+        if array.size and array.dtype.kind not in "iu":
+            raise CatalogError(400, "positions: pairs of integers, not floats")
+        pairs = [[int(x), int(y)] for x, y in array.reshape(-1, 2).tolist()]
+        body = {"positions": pairs, "symmetric": symmetric, "limit": limit}
+        if n is not None:
+            body["n"] = n
+        return self._get("/api/v1/identify", json.dumps(body).encode())
+
+    def extensions(self, wid: str, n: int) -> dict[str, Any]:
+        """What can be adjoined to the entry's rules, and what dropped, without
+        changing its P-positions (what ``wythoff extensions`` prints)."""
+        return self._get(f"/api/v1/entries/{self._part(wid)}/extensions", n=n)
 
     def sequence(self, wid: str, name: str) -> np.ndarray:
         """Every stored term of a derived sequence (``y``, ``a``, ``b``,

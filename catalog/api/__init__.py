@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from catalog.api import errors, families, jobs, pages, v1
+from catalog.api import errors, families, identify, jobs, pages, v1
 from catalog.api.cache import ResponseCache
 from catalog.compute.grundy import MAX_GRUNDY_N
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
@@ -78,6 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
     app.register_blueprint(families.bp)
+    app.register_blueprint(identify.bp)
     jobs.register(app)
     for name, view in list(app.view_functions.items()):
         app.view_functions[name] = _retrying(view)
@@ -114,15 +115,24 @@ def _retrying(view: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+#: The one route that takes a body (the data of an identification).
+IDENTIFY = "/api/v1/identify"
+
+
 def _cors(response: Response) -> Response:
     """Any origin may read: the API is public and read-only."""
-    if request.method in {"GET", "HEAD", "OPTIONS"}:
+    if request.method in {"GET", "HEAD", "OPTIONS"} or request.path == IDENTIFY:
         response.headers["Access-Control-Allow-Origin"] = "*"
         response.headers["Access-Control-Expose-Headers"] = (
             "ETag, Link, Location, Retry-After"
         )
         if request.method == "OPTIONS":
-            response.headers["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
-            response.headers["Access-Control-Allow-Headers"] = "If-None-Match"
+            posted = request.path == IDENTIFY
+            response.headers["Access-Control-Allow-Methods"] = (
+                "POST, OPTIONS" if posted else "GET, HEAD, OPTIONS"
+            )
+            response.headers["Access-Control-Allow-Headers"] = (
+                "Content-Type" if posted else "If-None-Match"
+            )
             response.headers["Access-Control-Max-Age"] = "86400"
     return response

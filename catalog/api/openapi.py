@@ -202,6 +202,7 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
     budget = float(config["INLINE_SECONDS"])
     page_limit = _limit(int(config["MAX_PAGE_SIZE"]), "items per page")
     from catalog.api.families import paths as families_paths
+    from catalog.api.identify import paths as identify_paths
     from catalog.api.jobs import JOB, accepted
     from catalog.api.jobs import paths as jobs_paths
 
@@ -460,6 +461,9 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
         for route in paths.values():
             if "422" in route["get"]["responses"]:
                 route["get"]["responses"]["202"] = accepted(_json)
+    # Identify answers within the budget (inexact past it); extensions are
+    # not queued: a 422 over the budget, with or without workers.
+    paths.update(identify_paths(_param, _json, _errors))
     return {
         "openapi": "3.1.0",
         "info": {

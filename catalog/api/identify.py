@@ -1,0 +1,174 @@
+"""``POST /api/v1/identify`` and ``GET /api/v1/entries/{id}/extensions``.
+
+Identify takes its data as a JSON body (a window holds up to 65,536 cells,
+more than a URL should carry) and answers within the request's work budget:
+the solver stops at the budget and says ``"exact": false`` with the bound it
+proved, rather than a 422 (the window's own work, the maximal game, is a few
+milliseconds at the largest n).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from catalog import service
+from catalog.api.errors import BadParameter
+from catalog.compute.identify import MAX_IDENTIFY_LIMIT, MAX_IDENTIFY_N
+from catalog.service import identify as found
+
+bp = Blueprint("identify", __name__, url_prefix="/api/v1")
+
+#: Largest body of an identify request: a whole window of the largest n as
+#: pairs, ``[[255, 255], …]``, is about 650 KB.
+MAX_BODY_BYTES = 2 * 2**20
+KEYS = ("positions", "n", "symmetric", "limit")
+
+
+def _store() -> service.Store:
+    return current_app.extensions["catalog"]
+
+
+def _integer(body: dict[str, Any], name: str, low: int, high: int) -> int | None:
+    if name not in body:
+        return None
+    value = body[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadParameter(f"{name}: must be an integer")
+    if not low <= value <= high:
+        raise BadParameter(f"{name}: from {low} to {high}")
+    return value
+
+
+@bp.post("/identify")
+def identify() -> Response:
+    """What ``wythoff identify`` prints, for the body's data."""
+    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+        raise BadParameter(f"body: at most {MAX_BODY_BYTES} bytes")
+    body = request.get_json(silent=True, force=True)
+    if not isinstance(body, dict):
+        raise BadParameter('body: must be a JSON object {"positions": [[x, y], …]}')
+    unknown = sorted(set(body) - set(KEYS))
+    if unknown:
+        raise BadParameter(
+            f"{unknown[0]}: unknown field (the fields: {', '.join(KEYS)})"
+        )
+    positions = body.get("positions")
+    if not isinstance(positions, list) or not all(
+        isinstance(p, list) for p in positions
+    ):
+        raise BadParameter("positions: must be a list of pairs [x, y]")
+    n = _integer(body, "n", 1, MAX_IDENTIFY_N)
+    limit = _integer(body, "limit", 1, MAX_IDENTIFY_LIMIT)
+    symmetric = body.get("symmetric", False)
+    if not isinstance(symmetric, bool):
+        raise BadParameter("symmetric: must be true or false")
+    doc = found.identify(
+        _store(), positions, n, symmetric, 5 if limit is None else limit
+    )
+    return jsonify(doc)
+
+
+@bp.get("/entries/<wid>/extensions")
+def extensions(wid: str) -> Response:
+    """What ``wythoff extensions ID --n N`` prints."""
+    from catalog.api.v1 import int_arg
+
+    n = int_arg("n", minimum=1, maximum=MAX_IDENTIFY_N)
+    response = jsonify(found.extensions(_store(), wid, n))
+    response.cache_control.public = True
+    response.cache_control.max_age = current_app.config["ENTRY_MAX_AGE"]
+    return response
+
+
+def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
+    """The OpenAPI paths of these routes (as :mod:`catalog.api.families`)."""
+    pair = {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0, "maximum": MAX_IDENTIFY_N - 1},
+        "minItems": 2,
+        "maxItems": 2,
+    }
+    game = {
+        "type": "object",
+        "required": ["definition", "size", "id"],
+        "properties": {
+            "definition": {"type": "object"},
+            "size": {"type": "integer", "minimum": 0},
+            "id": {"type": ["string", "null"]},
+        },
+    }
+    answer = {
+        "type": "object",
+        "required": [
+            "n",
+            "cells",
+            "catalog",
+            "invariant",
+            "maximal",
+            "games",
+            "altered",
+            "exact",
+            "seconds",
+        ],
+        "properties": {
+            "n": {"type": "integer"},
+            "cells": {"type": "integer"},
+            "catalog": {"type": "array", "items": {"type": "object"}},
+            "invariant": {"type": "boolean"},
+            "maximal": {"type": "object"},
+            "games": {"type": "array", "items": game},
+            "altered": {"type": "array", "items": game},
+            "exact": {"type": "boolean"},
+            "bound": {"type": ["integer", "null"]},
+            "seconds": {"type": "number"},
+        },
+    }
+    body = {
+        "type": "object",
+        "required": ["positions"],
+        "additionalProperties": False,
+        "properties": {
+            "positions": {"type": "array", "items": pair, "minItems": 1},
+            "n": {"type": "integer", "minimum": 1, "maximum": MAX_IDENTIFY_N},
+            "symmetric": {"type": "boolean"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_IDENTIFY_LIMIT},
+        },
+    }
+    n = param(
+        "n",
+        "query",
+        {"type": "integer", "minimum": 1, "maximum": MAX_IDENTIFY_N},
+        "moves with both components below n",
+        required=True,
+    )
+    wid = param("wid", "path", {"type": "string"}, "the entry's ID or label")
+    return {
+        "/api/v1/identify": {
+            "post": {
+                "summary": "Which games have exactly these P-positions below n: "
+                "stored entries, the maximal game, the smallest rule sets and "
+                "altered games. `wythoff identify`",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": body}},
+                },
+                "responses": {
+                    "200": as_json(answer, "the answer"),
+                    **errors(400),
+                },
+            }
+        },
+        "/api/v1/entries/{wid}/extensions": {
+            "get": {
+                "summary": "What can be adjoined to the entry's rules, and what "
+                "dropped, keeping its P-positions. `wythoff extensions`",
+                "parameters": [wid, n],
+                "responses": {
+                    "200": as_json({"type": "object"}, "the answer"),
+                    **errors(400, 404, 422),
+                },
+            }
+        },
+    }

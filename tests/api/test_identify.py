@@ -1,0 +1,123 @@
+"""``POST /api/v1/identify`` and the extensions route: whole answers for the
+papers' games, every bad body a 400, the client's methods on a live server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from catalog import p_positions
+from catalog.client import Catalog, CatalogError
+from tests.api.conftest import serve
+
+WYTHOFF_6 = [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
+WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}
+
+
+def post(client, body, **headers):
+    data = body if isinstance(body, str | bytes) else json.dumps(body)
+    return client.post(
+        "/api/v1/identify", data=data, content_type="application/json", **headers
+    )
+
+
+def test_wythoff_below_6(client):
+    response = post(client, {"positions": WYTHOFF_6})
+    assert response.status_code == 200
+    doc = response.get_json()
+    assert [e["id"] for e in doc["catalog"]] == []  # nothing computed yet
+    assert doc["games"] == [{"definition": WYTHOFF_RULES, "size": 2, "id": "W000001"}]
+    assert (doc["n"], doc["cells"], doc["invariant"], doc["exact"]) == (
+        6,
+        5,
+        True,
+        True,
+    )
+
+
+def test_misere_wythoff_is_wythoff_with_the_corner_forced_n(client):
+    cells = p_positions({"rays": [[1, 0], [0, 1], [1, 1]], "alter": {"N": [[0, 0]]}}, 8)
+    doc = post(client, {"positions": cells.tolist(), "limit": 1}).get_json()
+    assert doc["invariant"] is False and doc["games"] == []
+    assert doc["altered"] == [
+        {
+            "definition": {**WYTHOFF_RULES, "alter": {"P": [], "N": [[0, 0]]}},
+            "size": 3,
+            "id": "W000002",
+            "forced": 1,
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("not json", "body: must be a JSON object"),
+        ([[0, 0]], "body: must be a JSON object"),
+        ({}, "positions: must be a list of pairs"),
+        ({"positions": [[0, 0]], "extra": 1}, "extra: unknown field"),
+        ({"positions": [0, 0]}, "positions: must be a list of pairs"),
+        ({"positions": []}, "positions: give at least one"),
+        ({"positions": [[0, -1]]}, "positions[0]: (0, -1) has a negative"),
+        ({"positions": [[0, 1.5]]}, "positions[0]: must be a pair of integers"),
+        ({"positions": [[0, True]]}, "positions[0]: must be a pair of integers"),
+        ({"positions": [[0, 0, 0]]}, "positions[0]: must be a pair of integers"),
+        ({"positions": [[0, 9]], "n": 5}, "positions[0]: (0, 9) lies outside"),
+        ({"positions": [[0, 0]], "n": 0}, "n: from 1 to 256"),
+        ({"positions": [[0, 0]], "n": 257}, "n: from 1 to 256"),
+        ({"positions": [[0, 0]], "n": "5"}, "n: must be an integer"),
+        ({"positions": [[0, 0]], "limit": 51}, "limit: from 1 to 50"),
+        ({"positions": [[0, 0]], "symmetric": 1}, "symmetric: must be true or false"),
+        ({"positions": [[300, 0]]}, "positions: a coordinate is 300; the window"),
+        ({"positions": [[0, 0]], "limit": None}, "limit: must be an integer"),
+        ({"positions": [[0, 0]], "n": None}, "n: must be an integer"),
+    ],
+)
+def test_bad_bodies_are_400_naming_the_field(client, body, message):
+    response = post(client, body)
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith(message), response.get_json()
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
+    response = post(client, "[" + "0," * 1_100_000 + "0]")
+    assert response.status_code == 400
+    assert "body: at most" in response.get_json()["error"]
+
+
+def test_extensions_route(client):
+    response = client.get("/api/v1/entries/W000001/extensions?n=10")
+    assert response.status_code == 200
+    doc = response.get_json()
+    assert doc["id"] == "W000001" and doc["n"] == 10 and doc["droppable"] == []
+    for i in range(10):
+        for j in range(10):
+            if (i, j) == (0, 0):
+                continue
+            theirs = client.get(f"/api/v1/adjoinable/{i}/{j}").get_json()
+            free = {tuple(m) for m in doc["adjoinable"]["moves"]}
+            ours = {(i, j), (j, i)} <= free or theirs["reason"].startswith("already")
+            assert ours == theirs["adjoinable"], (i, j)
+    for query, status in [("", 400), ("?n=0", 400), ("?n=x", 400), ("?n=257", 400)]:
+        assert client.get(f"/api/v1/entries/W000001/extensions{query}").status_code == (
+            status
+        )
+    assert client.get("/api/v1/entries/W999999/extensions?n=5").status_code == 404
+
+
+def test_the_client_identifies_and_refuses_floats(app):
+    url, stop = serve(app)
+    try:
+        cat = Catalog(url)
+        doc = cat.identify(WYTHOFF_6)
+        assert doc["games"][0]["id"] == "W000001"
+        assert cat.identify([[0, 0], [1, 2], [3, 5]], symmetric=True)["cells"] == 5
+        assert cat.extensions("W000004", 12)["id"] == "W000004"
+        with pytest.raises(CatalogError, match="not floats"):
+            cat.identify([[0, 0.5]])
+        with pytest.raises(CatalogError) as caught:
+            cat.identify([[0, -1]])
+        assert caught.value.status == 400
+    finally:
+        stop()
