@@ -88,7 +88,9 @@ def _radius(n: int, scale: float) -> float:
     return min(0.5, 2.0 / scale) if n > 0 else 0.5
 
 
-def positions_plot(positions: np.ndarray, n: int, title: str) -> Markup:
+def positions_plot(
+    positions: np.ndarray, n: int, title: str, key: str = "plot-positions"
+) -> Markup:
     """The P-positions with x, y < n, and the lines y = φx and y = x/φ.
 
     ``positions`` is a (k, 2) array; each P-position is one subpath
@@ -110,7 +112,7 @@ def positions_plot(positions: np.ndarray, n: int, title: str) -> Markup:
         "drawn as dots, with the lines y = φx and y = x/φ through the origin."
     )
     side = int(SIZE + 2 * MARGIN)
-    return _frame("plot-positions", f"P-positions of {title}", desc, side, side, body)
+    return _frame(key, f"P-positions of {title}", desc, side, side, body)
 
 
 def overlay_plot(

@@ -23,6 +23,7 @@ PAGES = [
     ("W000004", "/W000004"),
     ("W000016", "/W000016"),
     ("W000017", "/W000017"),
+    ("identify", "/identify?data=0,0+1,2+2,1+3,5+5,3"),
 ]
 FLAGS = [
     "--headless=new",
@@ -93,6 +94,25 @@ def test_page_in_chromium(browser, base, name, path, tmp_path):
         assert drawn[0] > 0 and drawn[1] > 0 and drawn[2] > 0, svg.get_attribute("id")
     shot = tmp_path / f"{name}.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 0
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+
+def test_identify_form_in_chromium(browser, base):
+    """Paste misère Wythoff's P-positions, submit, read the answer and follow
+    the altered game's link to its entry."""
+    browser.get(base + "/identify")
+    area = browser.find_element(By.ID, "id-data")
+    area.send_keys("0,1 1,0 2,2 3,5 5,3 4,7 7,4")
+    browser.find_element(By.ID, "id-n").send_keys("8")
+    browser.find_element(By.ID, "id-submit").click()
+    answer = browser.find_element(By.ID, "answer")
+    assert "No invariant game has them" in answer.text
+    assert "forced N (0,0)" in answer.text
+    pictures = answer.find_elements(By.CSS_SELECTOR, "svg.plot")
+    assert len(pictures) >= 2 and all(p.is_displayed() for p in pictures)
+    answer.find_element(By.CSS_SELECTOR, "ol.games a").click()
+    assert browser.current_url.endswith("/W000002")
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
 

@@ -1,0 +1,60 @@
+"""The page /identify: the form, the answer for pairs and for a grid, what
+the user typed echoed escaped, bad input as a 400 page."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from tests.pages.htmlcheck import Page
+
+
+def check_html(body):
+    parsed = Page(body)
+    assert parsed.problems() == []
+    assert parsed.scripts == 0
+
+
+def page(client, **args):
+    return client.get("/identify?" + urlencode(args) if args else "/identify")
+
+
+def test_the_empty_form(client):
+    response = page(client)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert '<textarea id="id-data" name="data"' in body
+    assert 'id="answer"' not in body
+    check_html(body)
+
+
+def test_pairs_and_the_same_grid_give_the_same_answer(client):
+    pairs = page(client, data="0,0 1,2 2,1 3,5 5,3").get_data(as_text=True)
+    grid = page(client, data="...P..\n......\n.....P\n.P....\n..P...\nP.....")
+    grid_text = grid.get_data(as_text=True)
+    for body in (pairs, grid_text):
+        assert "Smallest rule sets (size 2)" in body
+        assert '= <a href="/W000001">W000001</a>' in body
+        assert body.count('class="plot') >= 2  # the data, and the game's
+        check_html(body)
+
+
+def test_what_the_user_typed_is_escaped(client):
+    text = "0,0 1,2 2,1\n# </textarea><script>alert(1)</script>"
+    body = page(client, data=text, n="3").get_data(as_text=True)
+    assert "<script>" not in body
+    assert "&lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in body
+
+
+def test_bad_input_is_a_400_page_naming_the_field(client):
+    for args, message in [
+        ({"data": "0,0 1,x"}, "data: line 1"),
+        ({"data": "P.\n.P.\n"}, "data: line 2 has 3 cells"),
+        ({"data": "0,0", "n": "999"}, "n: must be at most 256"),
+        ({"data": "0,0", "limit": "0"}, "limit: must be at least 1"),
+        ({"data": "<b>0,0</b>"}, "data: line 1"),
+    ]:
+        response = page(client, **args)
+        assert response.status_code == 400, args
+        body = response.get_data(as_text=True)
+        assert message in body, (args, body[-400:])
+        assert "<b>0,0" not in body
