@@ -3,7 +3,14 @@
 import pytest
 
 from catalog.errors import BadInput
-from catalog.inputs import MAX_INT_DIGITS, check_text, parse_int
+from catalog.inputs import (
+    MAX_INT_DIGITS,
+    MAX_QUERY_WORDS,
+    BadValue,
+    check_text,
+    parse_int,
+    parse_words,
+)
 from catalog.store.ids import BadId, parse_id
 
 
@@ -82,3 +89,12 @@ def test_ids_are_w_and_six_ascii_digits(text):
 def test_ids():
     assert parse_id("W000004") == 4
     assert parse_id(" w000017 ") == 17
+
+
+def test_a_query_of_exactly_the_most_words_is_taken():
+    """16 words are the documented limit: 16 pass, 17 do not (a bug that
+    refused the 16th word was not seen when only 17 were tried)."""
+    assert MAX_QUERY_WORDS == 16
+    assert parse_words("nim " * 16, "q") == ["nim"] * 16
+    with pytest.raises(BadValue, match="at most 16 words"):
+        parse_words("nim " * 17, "q")

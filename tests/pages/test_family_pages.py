@@ -82,3 +82,25 @@ def test_a_family_without_two_free_parameters_fixes_the_first(client, seeded):
 def test_bad_family_pages_are_html_errors(client, seeded, url, status):
     response, _ = page(client, url, status)
     assert "<h1>Error" in response.get_data(as_text=True)
+
+
+def test_member_names_are_escaped_on_the_family_page(fresh_app, tmp_path):
+    """A member whose name tries to inject markup is shown as text on its
+    family's page (the escaping test of entry pages did not cover it)."""
+    from sqlalchemy import update
+
+    from catalog.store.tables import entries
+    from tests.pages.test_pages import HOSTILE
+
+    store = fresh_app.extensions["catalog"]
+    store.families = small_families(tmp_path, box=2)
+    service.seed_families(store, ["box"])
+    number = int(service.show(store, "box.1.2")["id"][1:])
+    with store.engine.begin() as connection:
+        connection.execute(
+            update(entries).where(entries.c.id == number).values(name=HOSTILE)
+        )
+    response, _ = page(fresh_app.test_client(), "/families/box")
+    text = response.get_data(as_text=True)
+    assert "<script" not in text
+    assert "&lt;script&gt;alert(" in text

@@ -161,3 +161,26 @@ def test_bad_requests(store):
         jobs.enqueue(store, ["W099999"], 100)
     with pytest.raises(BadInput):
         jobs.enqueue(store, ["W000001"], 10**9)
+
+
+def test_the_backoff_is_10_s_then_20_s(store, monkeypatch):
+    """The documented waits before the retries of a failing job (a bug that
+    doubled them, 20 s then 40 s, went unseen when only retries were
+    counted)."""
+    monkeypatch.setattr(
+        jobs, "compute_claimed", lambda *a, **k: (_ for _ in ()).throw(OSError("x"))
+    )
+    job = jobs.enqueue(store, ["W000001"], 100)["jobs"][0]
+    waits = []
+    for _ in range(2):
+        before = utcnow()
+        assert jobs.work(store, max_idle=0)["retried"] == 1
+        with writing(store.sessions) as session:
+            row = session.get(Job, job["id"])
+            run_after = row.run_after
+            if run_after.tzinfo is None:  # SQLite gives it back naive (UTC)
+                run_after = run_after.replace(tzinfo=before.tzinfo)
+            waits.append((run_after - before).total_seconds())
+            row.run_after = before - timedelta(seconds=1)  # due now
+    assert queue.BACKOFF_SECONDS == 10
+    assert 10 <= waits[0] < 12 and 20 <= waits[1] < 22, waits

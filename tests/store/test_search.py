@@ -233,3 +233,33 @@ def test_a_sequence_read_past_its_first_bytes(catalog_maker, monkeypatch):
         monkeypatch.setattr(search, "_HEAD_BYTES", 8)
         assert search.search(session, query) == expected
     assert expected[0]
+
+
+def test_a_match_at_the_start_outranks_a_more_specific_sequence(catalog_maker):
+    """Integer queries that start a less specific sequence (b, b-a) and stand
+    inside a more specific one (y, a) elsewhere: the match at the start comes
+    first, as documented. Found in the stored data, so that the ranking's two
+    keys are tested against each other (a bug that swapped them was not seen
+    by queries that never split them)."""
+    with catalog_maker() as session:
+        stored = stored_sequences(session)
+        texts = indexed_texts(stored)
+        splitting = []
+        for _, _, kind, _, terms in stored:
+            if kind not in ("b", "b-a"):
+                continue
+            for length in (3, 4, 5, 6):
+                want = terms[:length]
+                expected = reference(texts, want)
+                kinds = [(doc["index"] == 0, doc["sequence"]) for doc in expected]
+                starts = [k for at_start, k in kinds if at_start]
+                inside = [k for at_start, k in kinds if not at_start]
+                if any(
+                    search.KINDS[i] < search.KINDS[s] for s in starts for i in inside
+                ):
+                    splitting.append(want)
+                    got, _ = search.search(
+                        session, search.parse(",".join(map(str, want))), 0, 1000
+                    )
+                    assert got == expected, want
+        assert len(splitting) >= 3, "no query splits the ranking's keys"
