@@ -82,8 +82,14 @@ class Forked:
     def alive(self) -> bool:
         return self.process.is_alive()
 
-    def send_signal(self, signal: int) -> None:
-        os.kill(self.pid, signal)
+    def send_signal(self, signal: int) -> bool:
+        """Signal the process; False when it has already ended (and been
+        reaped): a normal case for a test that races it, not an error."""
+        try:
+            os.kill(self.pid, signal)
+        except ProcessLookupError:
+            return False
+        return True
 
     def outcome(self, timeout: float = 300) -> Outcome | None:
         """(exit code, stdout, stderr) of the command once it has ended; None

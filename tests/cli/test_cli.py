@@ -161,7 +161,11 @@ def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
     writes are blocked before the kill, so a fast machine cannot finish the
     fill first, and no deadline fails a slow one."""
     chunks = {"WYTHOFF_CHUNK_COLUMNS": "500"}
-    compute = ["compute", "W000001", "--n", "200000", "--db", seeded_url]
+    # Far more than it can fill while the test looks: a loaded machine may
+    # leave this process unscheduled for seconds (at 200,000 the fill once
+    # ended first, and the kill found no process).
+    n = 10_000_000
+    compute = ["compute", "W000001", "--n", str(n), "--db", seeded_url]
     proc = Forked(compute, env=chunks)  # a process of its own
     engine = make_engine(seeded_url)
     bound_of_1 = select(Extent.x_bound).where(Extent.entry_id == 1)
@@ -183,7 +187,7 @@ def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
                 .where(PositionChunk.entry_id == 1)
                 .order_by(PositionChunk.x0)
             ).all()
-        assert 1500 <= bound < 200000
+        assert 1500 <= bound < n
         assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
     finally:
         if proc.alive():

@@ -139,14 +139,19 @@ def test_kill_9_mid_job_another_worker_finishes_it(store):
 
 
 def test_sigterm_finishes_the_chunk_and_exits(store):
-    """Signalled while its chunk writes are blocked: it writes the chunk it
-    holds once they are free, then stops, whatever the machine's speed."""
-    n = 200_000
+    """Stopped (SIGSTOP) once a chunk is committed, signalled, then let go:
+    it finishes the chunk it holds, puts the job back and exits, whatever the
+    machine's speed or load. (Blocking its writes and then signalling it
+    raced with the fill's end on a loaded machine: at n = 200,000 the job
+    was sometimes done first, and nothing was released.)"""
+    n = 1_000_000
     job = jobs.enqueue(store, ["W000013"], n)["jobs"][0]
     worker = forked_worker(store)
     wait_for(lambda: columns(store, 13) >= 40_000, "a chunk committed")
-    with writes_blocked(store.settings.database_url):
-        worker.send_signal(signal.SIGTERM)
+    assert worker.send_signal(signal.SIGSTOP), "the worker ended before its job"
+    assert job_row(store, job["id"]).state == "running"
+    assert worker.send_signal(signal.SIGTERM)  # delivered when it goes on
+    assert worker.send_signal(signal.SIGCONT)
     outcome = worker.outcome(DEADLINE)
     assert outcome is not None
     code, out, err = outcome
