@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-workers serve
+.PHONY: help install test lint fmt mutate bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -15,6 +15,9 @@ lint:  ## ruff and mypy
 
 fmt:  ## format the code
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+mutate:  ## mutation testing (tools/mutate.py): every listed module, or MODULE=catalog/inputs.py
+	.venv/bin/pip install -q -e '.[mutate]' && $(PY) tools/mutate.py $(MODULE)
 
 bench:  ## the compute engine's goals (benchmarks/run.py)
 	$(PY) benchmarks/run.py

@@ -1,0 +1,179 @@
+"""Mutation testing of the modules where a silent bug costs most.
+
+Run: ``make mutate`` (every module below) or ``make mutate MODULE=catalog/inputs.py``.
+Each module is mutated by cosmic-ray (one mutant at a time, in place, restored
+after), and each mutant runs only the tests that cover that module, listed
+here. A mutant that the tests do not fail *survived*; the score is killed /
+(mutants − equivalent). Mutants of annotations are equivalent by
+construction (``from __future__ import annotations``: they are never
+evaluated) and skipped before anything runs. Sessions are kept in
+``.mutation/`` (ignored by git), so an interrupted run goes on where it
+stopped; ``--fresh`` starts over. The survivors are printed as diffs.
+
+Why cosmic-ray: measured on ``catalog/inputs.py`` with its tests, it runs
+each mutant as a plain command in the checkout (2.6 s a mutant here, 166
+mutants in 7 min), takes a test command per module, and keeps its sessions in
+SQLite; mutmut 3 copies the tree into ``mutants/`` and first maps every test
+to every function with a run of the whole suite, which this layout (the
+package ``catalog`` spread over four top-level folders) made it refuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COSMIC_RAY = str(Path(sys.executable).parent / "cosmic-ray")
+SESSIONS = ROOT / ".mutation"
+PYTEST = (
+    f"{sys.executable} -m pytest -x -q -n 0 -p no:cacheprovider -o addopts= "
+    "--doctest-modules"
+)
+
+#: module → the tests that cover it (adding a module is one line).
+MODULES: dict[str, list[str]] = {
+    "catalog/inputs.py": [
+        "tests/test_inputs.py",
+        "tests/cli/test_bad_input.py",
+        "catalog/inputs.py",
+    ],
+    "catalog/compute/closed.py": [
+        "tests/compute/test_p_positions.py",
+        "tests/compute/test_adjoinable.py",
+        "catalog/compute/closed.py",
+    ],
+    "catalog/compute/farout.py": [
+        "tests/compute/test_farout.py",
+        "catalog/compute/farout.py",
+    ],
+    "catalog/compute/cost.py": ["tests/compute/test_cost.py"],
+    "catalog/compute/identify.py": [
+        "tests/compute/test_identify.py",
+        "catalog/compute/identify.py",
+    ],
+    "catalog/compute/smallest.py": ["tests/compute/test_identify.py"],
+    "catalog/store/search.py": ["tests/store/test_search.py"],
+    "catalog/store/jobs.py": ["tests/store/test_queue.py"],
+    "catalog/service/jobs.py": ["tests/store/test_queue.py"],
+    "catalog/store/prints.py": [
+        "tests/cli/test_identify.py",
+        "catalog/store/prints.py",
+    ],
+    "catalog/families/expr.py": ["tests/families", "catalog/families/expr.py"],
+    "catalog/families/params.py": ["tests/families"],
+    "catalog/families/spec.py": ["tests/families"],
+    "catalog/families/members.py": ["tests/families"],
+    "catalog/families/filters.py": ["tests/families", "tests/store/test_families.py"],
+    "catalog/families/registry.py": ["tests/families"],
+}
+
+
+def annotation_spans(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(start, end) positions of every annotation in the module."""
+    tree = ast.parse(path.read_text())
+    spans = []
+    for node in ast.walk(tree):
+        notes = []
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            notes.append(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns:
+            notes.append(node.returns)
+        for note in notes:
+            end = (note.end_lineno or note.lineno, note.end_col_offset or 0)
+            spans.append(((note.lineno, note.col_offset), end))
+    return spans
+
+
+def skip_annotations(module: str, session: Path) -> int:
+    """Mark the mutants inside annotations as skipped: equivalent."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    spans = annotation_spans(ROOT / module)
+    skipped = 0
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            start = item.mutations[0].start_pos
+            if any(a <= start < b for a, b in spans):
+                db.set_result(
+                    item.job_id,
+                    WorkResult(
+                        worker_outcome=WorkerOutcome.SKIPPED,
+                        output="equivalent: an annotation, never evaluated",
+                    ),
+                )
+                skipped += 1
+    return skipped
+
+
+def run(module: str, fresh: bool) -> dict[str, object]:
+    SESSIONS.mkdir(exist_ok=True)
+    name = module.replace("/", ".")
+    config, session = SESSIONS / f"{name}.toml", SESSIONS / f"{name}.sqlite"
+    tests = " ".join(MODULES[module])
+    config.write_text(
+        "[cosmic-ray]\n"
+        f'module-path = "{module}"\n'
+        "timeout = 300.0\n"
+        "excluded-modules = []\n"
+        f'test-command = "{PYTEST} {tests}"\n'
+        '[cosmic-ray.distributor]\nname = "local"\n'
+    )
+    if fresh or not session.exists():
+        session.unlink(missing_ok=True)
+        subprocess.run([COSMIC_RAY, "init", str(config), str(session)], check=True)
+        skip_annotations(module, session)
+    subprocess.run(
+        [COSMIC_RAY, "exec", str(config), str(session)], check=True, cwd=ROOT
+    )
+    return score(session)
+
+
+def score(session: Path) -> dict[str, object]:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    counts = {"mutants": 0, "killed": 0, "equivalent": 0, "survived": 0}
+    survivors = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.results:
+            counts["mutants"] += 1
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                counts["equivalent"] += 1
+            elif result.test_outcome == TestOutcome.SURVIVED:
+                counts["survived"] += 1
+                survivors.append(result.diff or repr(item))
+            else:
+                counts["killed"] += 1
+    live = counts["mutants"] - counts["equivalent"]
+    return {
+        **counts,
+        "score": round(100 * counts["killed"] / live, 1) if live else 100.0,
+        "survivors": survivors,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("module", nargs="?", help="one module (default: all)")
+    parser.add_argument("--fresh", action="store_true", help="start over")
+    args = parser.parse_args()
+    modules = [args.module] if args.module else list(MODULES)
+    unknown = [m for m in modules if m not in MODULES]
+    if unknown:
+        print(f"not configured: {unknown[0]} (see MODULES in tools/mutate.py)")
+        return 2
+    for module in modules:
+        found = run(module, args.fresh)
+        for diff in found.pop("survivors"):  # type: ignore[attr-defined]
+            print(diff)
+        print(f"{module}: {found}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
