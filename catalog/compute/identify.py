@@ -361,7 +361,10 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
     if not 1 <= limit <= MAX_IDENTIFY_LIMIT:
         raise BadInput(f"limit: from 1 to {MAX_IDENTIFY_LIMIT}")
     start = time.monotonic()
-    deadline = start + (seconds if seconds is not None else 24 * 3600.0)
+    # A tenth of the time (at most a second) kept for what follows the
+    # searches: simplifying the games found, checking them, the answer.
+    allowed = seconds if seconds is not None else 24 * 3600.0
+    deadline = start + allowed - min(1.0, 0.1 * allowed)
     answer = Answer(window, maximal(window))
     below: int | None = None
     if answer.invariant:
