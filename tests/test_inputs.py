@@ -7,9 +7,11 @@ from catalog.inputs import (
     MAX_INT_DIGITS,
     MAX_QUERY_WORDS,
     BadValue,
+    check_int,
     check_text,
     parse_int,
     parse_words,
+    shown,
 )
 from catalog.store.ids import BadId, parse_id
 
@@ -98,3 +100,22 @@ def test_a_query_of_exactly_the_most_words_is_taken():
     assert parse_words("nim " * 16, "q") == ["nim"] * 16
     with pytest.raises(BadValue, match="at most 16 words"):
         parse_words("nim " * 17, "q")
+
+
+def test_shown_quotes_40_characters_then_an_ellipsis():
+    assert shown("x" * 40) == repr("x" * 40)
+    assert shown("x" * 41) == repr("x" * 40 + "…")
+    assert shown("x" * 39) == repr("x" * 39)
+
+
+def test_a_negative_minimum_is_named():
+    assert check_int(-5, "x", minimum=-5) == -5
+    with pytest.raises(BadValue, match="x: must be at least -5"):
+        check_int(-6, "x", minimum=-5)
+    with pytest.raises(BadValue, match="x: must be non-negative"):
+        check_int(-1, "x", minimum=0)
+
+
+def test_an_empty_query_has_no_words():
+    assert parse_words("", "q") == []
+    assert parse_words("   ", "q") == []
