@@ -233,7 +233,9 @@ RELATION = "same-p-positions"
 
 
 def reindex(session: Session) -> int:
-    """Rebuild the search index from every stored sequence; return entries."""
+    """Rebuild the search index from every stored sequence, and the window
+    prints from the stored P-positions; return the entries indexed."""
+    from catalog.store import prints
     from catalog.store.models import Sequence as SequenceRow
     from catalog.store.search import index_sequences
 
@@ -241,6 +243,7 @@ def reindex(session: Session) -> int:
     for number in numbers:
         found = read_sequences(session, number)
         index_sequences(session, number, {k: v["terms"] for k, v in found.items()})
+    prints.rebuild(session)
     return len(numbers)
 
 

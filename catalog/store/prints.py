@@ -65,6 +65,24 @@ def clear(session: Session | Connection, entry_ids: Iterable[int]) -> None:
     )
 
 
+def rebuild(session: Session | Connection) -> int:
+    """Every stored entry's prints, from its stored P-positions (migration
+    0008 and ``wythoff db reindex``); return the entries printed."""
+    from catalog.store.positions import read_positions
+    from catalog.store.tables import extents
+
+    done = 0
+    for entry_id, x_bound, y_bound in session.execute(
+        select(extents.c.entry_id, extents.c.x_bound, extents.c.y_bound)
+    ).all():
+        window = min(x_bound, SIZES[-1], y_bound if y_bound is not None else x_bound)
+        if window >= 1:
+            found = read_positions(session, entry_id, 0, window, window)
+            replace(session, entry_id, found, window)
+            done += 1
+    return done
+
+
 def candidates(connection: Connection, cells: np.ndarray, n: int) -> list[int]:
     """The entries whose print of the largest size m ≤ n is the data's."""
     size = max(m for m in SIZES if m <= n)

@@ -19,13 +19,6 @@ down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-EXTENTS = sa.table(
-    "extents",
-    sa.column("entry_id", sa.Integer),
-    sa.column("x_bound", sa.BigInteger),
-    sa.column("y_bound", sa.BigInteger),
-)
-
 
 def upgrade() -> None:
     op.create_table(
@@ -55,20 +48,10 @@ def upgrade() -> None:
             batch_op.f("ix_window_prints_entry_id"), ["entry_id"], unique=False
         )
     # The prints of what is stored, with the store's own readers (only here:
-    # the next fill rewrites an entry's prints).
-    from catalog.store import positions, prints
+    # the next fill or `wythoff db reindex` rewrites an entry's prints).
+    from catalog.store import prints
 
-    bind = op.get_bind()
-    for entry_id, x_bound, y_bound in bind.execute(
-        sa.select(EXTENTS.c.entry_id, EXTENTS.c.x_bound, EXTENTS.c.y_bound)
-    ).all():
-        window = min(x_bound, prints.SIZES[-1])
-        if y_bound is not None:
-            window = min(window, y_bound)
-        if window < 1:
-            continue
-        found = positions.read_positions(bind, entry_id, 0, window, window)
-        prints.replace(bind, entry_id, found, window)
+    prints.rebuild(op.get_bind())
 
 
 def downgrade() -> None:

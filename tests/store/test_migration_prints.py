@@ -28,3 +28,18 @@ def test_prints_of_existing_entries_survive_0007_to_0008(seeded_url):
         assert prints(store) == before
     finally:
         store.dispose()
+
+
+def test_reindex_rebuilds_the_prints(seeded_url):
+    store = service.Store(Settings.load(seeded_url))
+    try:
+        for wid in ("W000004", "W000017"):
+            service.compute(store, wid, 100)
+        before = prints(store)
+        with store.engine.begin() as connection:
+            connection.execute(window_prints.delete())
+        assert prints(store) == []
+        service.reindex(store)
+        assert prints(store) == before
+    finally:
+        store.dispose()
