@@ -22,6 +22,13 @@ def error_response(status: int, message: str) -> Response:
     return response
 
 
+def _allowed(exc: HTTPException) -> list[str]:
+    """The methods of the route a 405 was for: GET, HEAD and OPTIONS on all
+    but ``POST /api/v1/identify`` (werkzeug's ``valid_methods``)."""
+    methods = getattr(exc, "valid_methods", None) or ["GET", "HEAD", "OPTIONS"]
+    return sorted(methods)
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
@@ -29,10 +36,11 @@ def register(app: Flask) -> None:
         if exc.code == 404:
             message = f"not found: {request.path} (the routes: /api/v1/openapi.json)"
         elif exc.code == 405:
-            message = f"{request.method} is not allowed: the API is read-only (GET)"
+            allowed = _allowed(exc)
+            message = f"{request.method} is not allowed here: {', '.join(allowed)}"
         response = error_response(exc.code or 500, message)
         if exc.code == 405:
-            response.headers["Allow"] = "GET, HEAD, OPTIONS"
+            response.headers["Allow"] = ", ".join(_allowed(exc))
         return response
 
     @app.errorhandler(CatalogError)

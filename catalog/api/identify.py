@@ -46,6 +46,11 @@ def identify() -> Response:
     """What ``wythoff identify`` prints, for the body's data."""
     if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
         raise BadParameter(f"body: at most {MAX_BODY_BYTES} bytes")
+    # A chunked body has no length to check: werkzeug's stream stops one byte
+    # past the limit (silently, the rest unread), and a body that long is refused.
+    request.max_content_length = MAX_BODY_BYTES + 1
+    if len(request.get_data(cache=True)) > MAX_BODY_BYTES:
+        raise BadParameter(f"body: at most {MAX_BODY_BYTES} bytes")
     body = request.get_json(silent=True, force=True)
     if not isinstance(body, dict):
         raise BadParameter('body: must be a JSON object {"positions": [[x, y], …]}')

@@ -133,10 +133,17 @@ def window(
     largest coordinate."""
     cells = [tuple(p) for p in positions]
     if n is None:
-        coordinates = [c for cell in cells for c in cell if isinstance(c, int)]
+        # numpy integers count as in Window.of; bools do not. At least 1, so
+        # that negative data is refused by Window.of naming the position.
+        coordinates = [
+            int(c)
+            for cell in cells
+            for c in cell
+            if isinstance(c, int | np.integer) and not isinstance(c, bool)
+        ]
         if not coordinates:
             raise BadInput("positions: give at least one P-position")
-        n = max(coordinates) + 1
+        n = max(max(coordinates) + 1, 1)
         if n > MAX_IDENTIFY_N:
             raise BadInput(
                 f"positions: a coordinate is {n - 1}; the window is at most "

@@ -3,12 +3,16 @@ papers' games, every bad body a 400, the client's methods on a live server."""
 
 from __future__ import annotations
 
+import io
 import json
 
+import numpy as np
 import pytest
 
 from catalog import p_positions
 from catalog.client import Catalog, CatalogError
+from catalog.errors import BadInput
+from catalog.service import identify as found
 from tests.api.conftest import serve
 
 WYTHOFF_6 = [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
@@ -86,18 +90,49 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
     assert "body: at most" in response.get_json()["error"]
 
 
+def test_a_chunked_body_stops_at_the_limit(client):
+    """No Content-Length to check: the stream is cut at the limit."""
+    response = client.post(
+        "/api/v1/identify",
+        input_stream=io.BytesIO(b'{"positions": [' + b"[0, 0], " * 300_000 + b"]}"),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "body: at most 2097152 bytes"}
+
+
+def test_other_methods_are_405_naming_post(client):
+    response = client.get("/api/v1/identify")
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "OPTIONS, POST"
+    assert response.get_json() == {"error": "GET is not allowed here: OPTIONS, POST"}
+
+
+def test_numpy_data_and_negative_data_without_n():
+    """The service's window: n from numpy coordinates too; data that is all
+    negative is refused naming the position, not an n nobody gave."""
+    data = found.window(np.array(WYTHOFF_6), None)
+    assert data.n == 6 and data.cells.tolist() == WYTHOFF_6
+    with pytest.raises(BadInput, match=r"positions\[0\]: \(-3, -2\) has a negative"):
+        found.window([[-3, -2]], None)
+
+
 def test_extensions_route(client):
-    response = client.get("/api/v1/entries/W000001/extensions?n=10")
+    response = client.get("/api/v1/entries/W000001/extensions?n=12")
     assert response.status_code == 200
     doc = response.get_json()
-    assert doc["id"] == "W000001" and doc["n"] == 10 and doc["droppable"] == []
-    for i in range(10):
-        for j in range(10):
+    assert doc["id"] == "W000001" and doc["n"] == 12 and doc["droppable"] == []
+    free = {tuple(m) for m in doc["adjoinable"]["moves"]}
+    for i in range(12):
+        for j in range(12):
             if (i, j) == (0, 0):
                 continue
             theirs = client.get(f"/api/v1/adjoinable/{i}/{j}").get_json()
-            free = {tuple(m) for m in doc["adjoinable"]["moves"]}
-            ours = {(i, j), (j, i)} <= free or theirs["reason"].startswith("already")
+            already = i == 0 or j == 0 or i == j  # on a ray of Wythoff's Nim
+            assert theirs["reason"].startswith("already") == already, (i, j)
+            ours = {(i, j), (j, i)} <= free or already
             assert ours == theirs["adjoinable"], (i, j)
     for query, status in [("", 400), ("?n=0", 400), ("?n=x", 400), ("?n=257", 400)]:
         assert client.get(f"/api/v1/entries/W000001/extensions{query}").status_code == (
