@@ -244,9 +244,10 @@ class Catalog:
         if array.size and array.dtype.kind not in "iu":
             raise CatalogError(400, "positions: pairs of integers, not floats")
         pairs = [[int(x), int(y)] for x, y in array.reshape(-1, 2).tolist()]
-        body = {"positions": pairs, "symmetric": symmetric, "limit": limit}
+        # n and limit may be numpy integers (json cannot write them).
+        body = {"positions": pairs, "symmetric": bool(symmetric), "limit": int(limit)}
         if n is not None:
-            body["n"] = n
+            body["n"] = int(n)
         return self._get("/api/v1/identify", json.dumps(body).encode())
 
     def extensions(self, wid: str, n: int) -> dict[str, Any]:

@@ -86,11 +86,21 @@ def _pictures(doc: dict[str, Any], data: np.ndarray) -> list[dict[str, Any]]:
         found_here = p_positions(game["definition"], n)
         same = found_here.shape == data.shape and bool((found_here == data).all())
         title = f"{kind} {number}"
+        alter = game["definition"].get("alter")
+        forced = None
+        if alter:  # forced P cells are among the data; forced N cells are not
+            cells = [c for k in ("P", "N") for c in alter.get(k, [])]
+            forced = np.array(
+                [c for c in cells if c[0] < n and c[1] < n], dtype=np.int64
+            ).reshape(-1, 2)
         out.append(
             {
                 "title": title,
-                "svg": svg.positions_plot(found_here, n, title, f"plot-game-{number}"),
+                "svg": svg.positions_plot(
+                    found_here, n, title, f"plot-game-{number}", forced
+                ),
                 "same": same,
+                "forced": 0 if forced is None else len(forced),
             }
         )
     return out

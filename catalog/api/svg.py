@@ -89,12 +89,17 @@ def _radius(n: int, scale: float) -> float:
 
 
 def positions_plot(
-    positions: np.ndarray, n: int, title: str, key: str = "plot-positions"
+    positions: np.ndarray,
+    n: int,
+    title: str,
+    key: str = "plot-positions",
+    forced: np.ndarray | None = None,
 ) -> Markup:
     """The P-positions with x, y < n, and the lines y = φx and y = x/φ.
 
     ``positions`` is a (k, 2) array; each P-position is one subpath
-    ``M x y h0`` of the ``<path class="pt">``.
+    ``M x y h0`` of the ``<path class="pt">``. ``forced`` cells (an altered
+    game's, P or N) are ringed: ``<circle class="forced">``.
     """
     n = max(n, 1)
     scale = SIZE / n
@@ -106,11 +111,15 @@ def positions_plot(
         f'<line class="phi" x1="0" y1="0" x2="{n}" y2="{_num(end)}"/>'
     )
     body.append(_dots(positions, _radius(n, scale), "pt"))
+    rung = "" if forced is None else _rings(forced, _radius(n, scale) * 2.5, "forced")
+    body.append(rung)
     body.append("</g>")
     desc = (
         f"{len(positions)} P-positions of {title} with x and y below {n}, "
         "drawn as dots, with the lines y = φx and y = x/φ through the origin."
     )
+    if forced is not None:
+        desc += f" The {len(forced)} forced cells are ringed."
     side = int(SIZE + 2 * MARGIN)
     return _frame(key, f"P-positions of {title}", desc, side, side, body)
 

@@ -148,6 +148,8 @@ def test_the_client_identifies_and_refuses_floats(app):
         doc = cat.identify(WYTHOFF_6)
         assert doc["games"][0]["id"] == "W000001"
         assert cat.identify([[0, 0], [1, 2], [3, 5]], symmetric=True)["cells"] == 5
+        sized = cat.identify(np.array(WYTHOFF_6), n=np.int64(7), limit=np.int64(1))
+        assert (sized["n"], len(sized["games"])) == (7, 1)
         assert cat.extensions("W000004", 12)["id"] == "W000004"
         with pytest.raises(CatalogError, match="not floats"):
             cat.identify([[0, 0.5]])

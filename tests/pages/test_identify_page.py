@@ -38,6 +38,21 @@ def test_pairs_and_the_same_grid_give_the_same_answer(client):
         check_html(body)
 
 
+def test_an_altered_game_rings_its_forced_cells(client):
+    """Misère Wythoff: no invariant game, the maximal game still named, and
+    the altered game's picture rings its forced N cell (0, 0)."""
+    response = page(client, data="0,1 1,0 2,2 3,5 5,3 4,7 7,4", n="8", limit="1")
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert "No invariant game has them: even the maximal game (rays" in body
+    assert "forced N (0,0)" in body and '= <a href="/W000002">W000002</a>' in body
+    assert "altered game 1, its 1 forced cell ringed" in body
+    assert body.count('<circle class="forced" cx="0" cy="0"') == 1
+    assert "differs from the data" not in body
+    assert "The sizes listed are the least" in body
+    check_html(body)
+
+
 def test_what_the_user_typed_is_escaped(client):
     text = "0,0 1,2 2,1\n# </textarea><script>alert(1)</script>"
     body = page(client, data=text, n="3").get_data(as_text=True)
