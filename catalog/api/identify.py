@@ -104,30 +104,95 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
             "id": {"type": ["string", "null"]},
         },
     }
+    altered = {
+        **game,
+        "required": [*game["required"], "forced"],
+        "properties": {
+            **game["properties"],
+            "forced": {"type": "integer", "minimum": 0},
+        },
+    }
+    cells = {"type": "array", "items": pair}
     answer = {
         "type": "object",
         "required": [
             "n",
             "cells",
+            "symmetric",
             "catalog",
+            "catalog_total",
             "invariant",
             "maximal",
             "games",
             "altered",
             "exact",
+            "bound",
+            "unseen",
             "seconds",
         ],
         "properties": {
-            "n": {"type": "integer"},
-            "cells": {"type": "integer"},
-            "catalog": {"type": "array", "items": {"type": "object"}},
+            "n": {"type": "integer", "minimum": 1, "maximum": MAX_IDENTIFY_N},
+            "cells": {"type": "integer", "minimum": 1},
+            "symmetric": {"type": "boolean"},
+            "catalog": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["id", "label", "name"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "label": {"type": ["string", "null"]},
+                        "name": {"type": ["string", "null"]},
+                    },
+                },
+            },
+            "catalog_total": {"type": "integer", "minimum": 0},
             "invariant": {"type": "boolean"},
-            "maximal": {"type": "object"},
-            "games": {"type": "array", "items": game},
-            "altered": {"type": "array", "items": game},
+            "maximal": {
+                "type": "object",
+                "required": ["rays", "moves", "unreached"],
+                "properties": {
+                    "rays": cells,
+                    "moves": {"type": "integer", "minimum": 0},
+                    "unreached": cells,
+                },
+            },
+            "games": {"type": "array", "items": game, "maxItems": MAX_IDENTIFY_LIMIT},
+            "altered": {
+                "type": "array",
+                "items": altered,
+                "maxItems": MAX_IDENTIFY_LIMIT,
+            },
             "exact": {"type": "boolean"},
             "bound": {"type": ["integer", "null"]},
-            "seconds": {"type": "number"},
+            "unseen": {"type": "string"},
+            "notes": {"type": "array", "items": {"type": "string"}},
+            "seconds": {"type": "number", "minimum": 0},
+        },
+    }
+    extended = {
+        "type": "object",
+        "required": [
+            "id",
+            "n",
+            "checked_below",
+            "adjoinable",
+            "droppable",
+            "smallest",
+            "unseen",
+        ],
+        "properties": {
+            "id": {"type": "string"},
+            "n": {"type": "integer", "minimum": 1, "maximum": MAX_IDENTIFY_N},
+            "checked_below": {"type": "integer"},
+            "adjoinable": {
+                "type": "object",
+                "required": ["rays", "moves"],
+                "properties": {"rays": cells, "moves": cells},
+            },
+            "droppable": {"type": "array", "items": {"type": "object"}},
+            "smallest": {"type": ["object", "null"]},
+            "unseen": {"type": "string"},
         },
     }
     body = {
@@ -171,7 +236,7 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
                 "dropped, keeping its P-positions. `wythoff extensions`",
                 "parameters": [wid, n],
                 "responses": {
-                    "200": as_json({"type": "object"}, "the answer"),
+                    "200": as_json(extended, "the answer"),
                     **errors(400, 404, 422),
                 },
             }
