@@ -95,7 +95,7 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
         "minItems": 2,
         "maxItems": 2,
     }
-    game = {
+    game: dict[str, Any] = {
         "type": "object",
         "required": ["definition", "size", "id"],
         "properties": {
