@@ -107,6 +107,22 @@ def test_each_engine_costs_what_its_documented_formula_says():
     assert cost.rules(canonicalize({"rays": [[1, 1]]})) == 1
 
 
+def test_a_grundy_table_costs_what_its_documented_formula_says():
+    from catalog.compute.grundy import plan
+
+    c = cost.CONSTANTS
+    game = canonicalize({"rays": [[1, 0], [0, 1], [1, 1], [9, 7]]})
+    n = 10_000  # (9, 7) is walked: its lines would not fit
+    how = plan(game, n)
+    assert how.walked == ((9, 7),) and len(how.lines) == 3
+    cells = float(n) * n
+    assert cost.grundy_seconds(game, n) == pytest.approx(
+        cells * (c["grundy"].column * 4 + c["grundy"].cell * n * 3)
+        + c["grundy-walk"].column * how.walk_steps()
+        + c["grundy-emit"].column * cells
+    )
+
+
 def test_a_fill_costs_resuming_computing_storing_and_deriving():
     c = cost.CONSTANTS
     game = seed("W000004")  # kernel, 5 rules, at most 1 P-position a column
