@@ -43,6 +43,12 @@ def test_anything_else_is_refused_by_name(text, message):
         Constraint(text, NAMES)
 
 
+def test_a_constraint_is_text():
+    for text in (5, None, ["k < l"]):
+        with pytest.raises(ValueError, match="must be a non-empty expression"):
+            Constraint(text, NAMES)
+
+
 def test_constraints_are_equal_by_their_text():
     first, again = Constraint("k < l", NAMES), Constraint("k < l", NAMES)
     assert first == again and hash(first) == hash(again)
