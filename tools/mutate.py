@@ -25,6 +25,7 @@ import ast
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -222,10 +223,23 @@ def run(module: str, fresh: bool, retry: bool = False) -> dict[str, object]:
     name = module.replace("/", ".")
     config, session = SESSIONS / f"{name}.toml", SESSIONS / f"{name}.sqlite"
     tests = " ".join(MODULES[module])
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    # The unmutated module first: its tests must pass, and a mutant that takes
+    # four times as long (at least 30 s) is stopped and counted as killed (an
+    # endless loop); a fixed limit counted slow survivors on a busy machine.
+    start = time.monotonic()
+    subprocess.run(
+        [*PYTEST.split(), *MODULES[module]],
+        check=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    timeout = max(30.0, 4 * (time.monotonic() - start))
     config.write_text(
         "[cosmic-ray]\n"
         f'module-path = "{module}"\n'
-        "timeout = 60.0\n"
+        f"timeout = {timeout:.0f}.0\n"
         "excluded-modules = []\n"
         f'test-command = "{PYTEST} {tests}"\n'
         '[cosmic-ray.distributor]\nname = "local"\n'
@@ -237,7 +251,6 @@ def run(module: str, fresh: bool, retry: bool = False) -> dict[str, object]:
         skip_annotations(module, session)
     elif retry:
         retry_survivors(session)
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     subprocess.run(
         [COSMIC_RAY, "exec", str(config), str(session)], check=True, cwd=ROOT, env=env
     )

@@ -119,10 +119,10 @@ def main() -> int:
         where = f"{path.relative_to(ROOT)}:{line(path, match)}"
         if mutate(path, match):
             counts["killed"] += 1
-            print(f"killed    {where}  {{{{ {match.group(1).strip()}|safe }}}}")
+            print(f"killed    {where}  {{{{ ({match.group(1).strip()})|safe }}}}")
         else:
             counts["survived"] += 1
-            print(f"SURVIVED  {where}  {{{{ {match.group(1).strip()}|safe }}}}")
+            print(f"SURVIVED  {where}  {{{{ ({match.group(1).strip()})|safe }}}}")
     live = counts["mutants"] - counts["equivalent"]
     score = round(100 * counts["killed"] / live, 1) if live else 100.0
     minutes = round((time.monotonic() - start) / 60, 1)
