@@ -154,6 +154,10 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             'text.split(".", 2)[0] in self.by_name',
             "the first part of a split is the same whatever the most splits",
         ),
+        (
+            "KeyError, TypeError, CosmicRayTestingException) as exc:",
+            "DefinitionError is a ValueError, caught by the same clause",
+        ),
     ],
     "catalog/families/expr.py": [
         (

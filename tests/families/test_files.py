@@ -196,3 +196,24 @@ def test_the_last_block_ends_at_the_largest_w_number(edited, families):
     folder = edited("box", _set(["id_base"], 999_999))  # in range: too late
     with pytest.raises(FamilyFileError, match=r"past the block's end 999999$"):
         load_families(folder)._members  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",  # ValueError
+        '{"id": "W000001"}',  # KeyError
+        '{"id": 1, "definition": {"rays": [[1, 1]]}}',  # TypeError
+        '{"id": "W000001", "definition": {"rays": [[0, 0]]}}',  # DefinitionError
+        None,  # a folder: OSError
+    ],
+)
+def test_a_bad_seed_names_its_file(tmp_path, text):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    if text is None:
+        (seeds / "W000001.json").mkdir()
+    else:
+        (seeds / "W000001.json").write_text(text, "utf-8")
+    with pytest.raises(FamilyFileError, match=r"^W000001.json: "):
+        load_families(families_dir(), seeds)
