@@ -1,8 +1,8 @@
-.PHONY: help install test lint fmt mutate bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-workers serve
+.PHONY: help install test lint fmt mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 install:  ## create .venv with the package and its test dependencies
 	python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]'
@@ -16,8 +16,12 @@ lint:  ## ruff and mypy
 fmt:  ## format the code
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
-mutate:  ## mutation testing (tools/mutate.py): every listed module, or MODULE=catalog/inputs.py
-	.venv/bin/pip install -q -e '.[mutate]' && $(PY) tools/mutate.py $(MODULE)
+mutate:  ## mutation testing (tools/mutate.py): every listed module and the templates, or MODULE=catalog/inputs.py
+	.venv/bin/pip install -q -e '.[mutate]' && $(PY) tools/mutate.py $(MODULE) $(ARGS)
+	$(if $(MODULE),,$(PY) tools/mutate_templates.py)
+
+mutate-templates:  ## the templates' escaping: |safe added to each {{ ... }} in turn (tools/mutate_templates.py)
+	$(PY) tools/mutate_templates.py
 
 bench:  ## the compute engine's goals (benchmarks/run.py)
 	$(PY) benchmarks/run.py

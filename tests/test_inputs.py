@@ -119,3 +119,25 @@ def test_a_negative_minimum_is_named():
 def test_an_empty_query_has_no_words():
     assert parse_words("", "q") == []
     assert parse_words("   ", "q") == []
+
+
+def test_the_readme_states_the_limits_the_code_enforces():
+    """Each limit is stated once in the code and once for users, in the README:
+    the two agree (a limit changed by one would otherwise pass unseen)."""
+    from pathlib import Path
+
+    from catalog import inputs
+
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    for phrase in [
+        f"at most {inputs.MAX_DEFINITION_LENGTH:,} characters, nested at most "
+        f"{inputs.MAX_DEFINITION_DEPTH} deep",
+        f"at most {inputs.MAX_INT_DIGITS} digits",
+        f"a name is 1 to {inputs.MAX_NAME_LENGTH} characters, a keyword at most "
+        f"{inputs.MAX_KEYWORD_LENGTH}, a search query at most "
+        f"{inputs.MAX_QUERY_LENGTH} characters and {inputs.MAX_QUERY_WORDS} words",
+        f"`--offset` (`offset=`) at most {inputs.MAX_SEARCH_OFFSET:,}, `--limit` at "
+        f"most {inputs.MAX_SEARCH_LIMIT};",
+        f"at most {inputs.MAX_LIST_LIMIT} entries a page",
+    ]:
+        assert phrase in readme, phrase

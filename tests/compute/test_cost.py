@@ -77,6 +77,121 @@ def test_chunks_are_sized_by_time_within_the_column_bound():
     assert cost.chunk_columns(slow, 10**6, 1e-9, 65_536) == 1
 
 
+def test_each_engine_costs_what_its_documented_formula_says():
+    """The table of the module's docstring, for the columns [10, 110)."""
+    c = cost.CONSTANTS
+    general = canonicalize({"rays": [[1, 0], [0, 3], [1, 1]], "moves": [[0, 1]]})
+    horizontal = canonicalize({"rays": [[3, 0], [1, 1]], "moves": [[1, 2]]})
+    box = canonicalize(BOX)
+    assert (cost.rules(general), cost._period(general)) == (4, 3)
+    expected = {
+        ("closed", seed("W000001")): c["closed"].column * 100,
+        ("altered", seed("W000016")): c["altered"].column * 100,
+        ("kernel", seed("W000004")): c["kernel"].column * 5 * 1 * 100,
+        ("general", general): c["general"].column * 4 * 3 * 100,
+        # the transpose, rays (0, 3) and (1, 1) and a move, is a kernel game:
+        # its 110 columns (the box's height), then 100 columns read off it
+        ("transposed", horizontal): c["kernel"].column * 3 * 3 * 110
+        + c["transposed"].column * 3 * 100,
+        ("box", box): 300 * (c["box"].column + c["box"].cell * cost.density(box, 110)),
+    }  # fmt: skip
+    for (engine, game), seconds in expected.items():
+        assert cost.engine_seconds(engine, game, 10, 110) == pytest.approx(seconds)
+        assert cost.engine_seconds(engine, game, 10, 10) == 0
+        assert cost.engine_seconds(engine, game, 10, 9) == 0
+    tall = c["box"].column + c["box"].cell * cost.density(box, 5000)
+    assert cost.engine_seconds("box", box, 10, 110, 5000) == pytest.approx(300 * tall)
+    assert cost.engine_seconds("transposed", horizontal, 10, 110, 50) == pytest.approx(
+        c["kernel"].column * 9 * 50 + c["transposed"].column * 3 * 100
+    )
+    assert cost.rules(canonicalize({"rays": [[1, 1]]})) == 1
+
+
+def test_a_grundy_table_costs_what_its_documented_formula_says():
+    from catalog.compute.grundy import plan
+
+    c = cost.CONSTANTS
+    game = canonicalize({"rays": [[1, 0], [0, 1], [1, 1], [9, 7]]})
+    n = 10_000  # (9, 7) is walked: its lines would not fit
+    how = plan(game, n)
+    assert how.walked == ((9, 7),) and len(how.lines) == 3
+    cells = float(n) * n
+    assert cost.grundy_seconds(game, n) == pytest.approx(
+        cells * (c["grundy"].column * 4 + c["grundy"].cell * n * 3)
+        + c["grundy-walk"].column * how.walk_steps()
+        + c["grundy-emit"].column * cells
+    )
+
+
+def test_a_fill_costs_resuming_computing_storing_and_deriving():
+    c = cost.CONSTANTS
+    game = seed("W000004")  # kernel, 5 rules, at most 1 P-position a column
+    assert cost.fill_seconds(game, 100, None, 1000) == pytest.approx(
+        c["resume"].column * 100
+        + c["kernel"].column * 5 * 900
+        + c["store"].column * 900
+        + c["derive"].column * 1000
+    )
+    assert cost.chunk_seconds(game, 100, 1000) == pytest.approx(
+        c["kernel"].column * 5 * 900 + c["store"].column * 900
+    )
+    box = canonicalize(BOX)
+    d150, d200 = cost.density(box, 150), cost.density(box, 200)
+    # the same box (200 rows) continued from column 100 to 150
+    assert cost.fill_seconds(box, 100, 200, 150) == pytest.approx(
+        c["resume"].column * 100
+        + 3 * 50 * (c["box"].column + c["box"].cell * d200)
+        + c["store"].column * d200 * 50
+        + c["derive"].column * d200 * 150
+    )
+    # a taller box: all 150 columns again, 150 rows
+    assert cost.fill_seconds(box, 100, 100, 150) == pytest.approx(
+        3 * 150 * (c["box"].column + c["box"].cell * d150)
+        + c["store"].column * d150 * 150
+        + c["derive"].column * d150 * 150
+    )
+    assert cost.fill_seconds(box, 150, 150, 150) == 0
+    assert cost.fill_seconds(box, 149, 150, 150) > 0
+    assert cost.fill_seconds(box, 150, 149, 150) > 0
+
+
+@pytest.mark.parametrize(
+    "definition", [BOX, {"moves": [[1, 1]]}, {"rays": [[1, 2], [2, 1]]}]
+)
+def test_box_density_bounds_the_real_one_closely(definition):
+    """The density extrapolated from the two probes, against the P-positions
+    per column of a real box 1024 high: above it (rounded up), not by much.
+    The second game's density grows linearly with the height."""
+    from catalog.compute.special_kernel import GeneralSweep
+
+    game = canonicalize(definition)
+    real = len(GeneralSweep(game, height=1024).advance(1024)) / 1024
+    assert real <= cost.density(game, 1024) <= 1.3 * real
+    d1, d2 = cost._probe(game)
+    assert cost.density(game, 2 * cost.PROBE) == d2
+    assert cost.density(game, 1) == d2
+
+
+def test_a_box_too_big_names_its_largest_n():
+    """A box whose every cell fits is not probed; one that does not fit by
+    its density is refused with the largest n that fits, exactly."""
+    import re
+
+    from catalog.errors import TooMuchWork
+
+    grows = canonicalize({"moves": [[1, 1]]})  # about n / 2 P-positions a column
+    fits = int((cost.MAX_BOX_BYTES / cost.BOX_BYTES_PER_POSITION) ** 0.5)
+    cost.check_box_memory(grows, fits)
+    cost.check_box_memory(canonicalize(BOX), 100_000)  # 2 a column: fits
+    with pytest.raises(TooMuchWork, match="1024 MB a box may take") as refused:
+        cost.check_box_memory(grows, 100_000)
+    largest = int(re.search(r"largest n is about (\d+)$", str(refused.value))[1])
+    assert cost.box_bytes(grows, largest) <= cost.MAX_BOX_BYTES
+    assert cost.box_bytes(grows, largest + 1) > cost.MAX_BOX_BYTES
+    need = cost.box_bytes(grows, 100_000)
+    assert f"need about {need / 2**20:.0f} MB" in str(refused.value)
+
+
 def best_of_three(func):
     best = float("inf")
     for _ in range(3):

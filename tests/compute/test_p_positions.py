@@ -166,3 +166,24 @@ def test_bad_input_raises_value_error_naming_the_field(definition, n, field):
     with pytest.raises(DefinitionError, match=f"^{field}"):
         p_positions(definition, n)
     assert issubclass(DefinitionError, ValueError)
+
+
+def test_closed_outcome_against_the_table_with_a_winning_move():
+    """closed.outcome on every position below 60, both pile orders: P exactly
+    at the table's P-positions, else a legal move (one pile, or both by the
+    same amount) onto one of them, through each of its three cases."""
+    from catalog.compute import closed
+
+    n = 60
+    table = {(int(x), int(y)) for x, y in closed.p_positions(n)}
+    assert len(table) == len(closed.p_positions(n)) and (0, 0) in table
+    for x in range(n):
+        for y in range(n):
+            kind, move = closed.outcome(x, y)
+            if (x, y) in table:
+                assert (kind, move) == ("P", None)
+                continue
+            assert kind == "N" and move in table, (x, y, move)
+            dx, dy = x - move[0], y - move[1]
+            assert dx >= 0 and dy >= 0 and (dx == 0 or dy == 0 or dx == dy)
+    assert closed.p_positions(0).shape == (0, 2)

@@ -183,3 +183,37 @@ def test_the_shipped_families_load_once_and_a_folder_anew(edited):
     edited("box", lambda d: d["parameters"][0].update(max=2))
     assert load_families(folder).family("box").parameters[0].max == 2
     assert first.family("box").parameters[0].max == 3
+
+
+def test_the_last_block_ends_at_the_largest_w_number(edited, families):
+    """Blocks run from one id_base to the next; the last to W999999."""
+    first, second, *_, last = families.ordered
+    assert families.block_end(first) == second.id_base
+    assert families.block_end(last) == 1_000_000
+    folder = edited("box", _set(["id_base"], 1_000_000))
+    with pytest.raises(FamilyFileError, match=r"id_base: must be in 100000\.\.999999$"):
+        load_families(folder)
+    folder = edited("box", _set(["id_base"], 999_999))  # in range: too late
+    with pytest.raises(FamilyFileError, match=r"past the block's end 999999$"):
+        load_families(folder)._members  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",  # ValueError
+        '{"id": "W000001"}',  # KeyError
+        '{"id": 1, "definition": {"rays": [[1, 1]]}}',  # TypeError
+        '{"id": "W000001", "definition": {"rays": [[0, 0]]}}',  # DefinitionError
+        None,  # a folder: OSError
+    ],
+)
+def test_a_bad_seed_names_its_file(tmp_path, text):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    if text is None:
+        (seeds / "W000001.json").mkdir()
+    else:
+        (seeds / "W000001.json").write_text(text, "utf-8")
+    with pytest.raises(FamilyFileError, match=r"^W000001.json: "):
+        load_families(families_dir(), seeds)

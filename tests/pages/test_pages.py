@@ -262,3 +262,13 @@ def test_forced_box_shown_as_a_box(client):
     text = response.get_data(as_text=True)
     assert "the 100×100 box from (0, 0)" in text
     assert "&#34;P_boxes&#34;: [[0, 0, 100, 100]]" in text
+
+
+@pytest.mark.parametrize("q", ['"><script>alert(1)</script>', "<b>nim</b> wythoff"])
+def test_what_the_user_searched_for_is_escaped(client, q):
+    """The query is shown back in the search box and on the results page."""
+    response = client.get("/search", query_string={"q": q})
+    body = response.get_data(as_text=True)
+    assert "<script>" not in body and "<b>" not in body
+    assert "&lt;script&gt;alert(1)" in body or "&lt;b&gt;nim" in body
+    assert 'value="&#34;&gt;' in body or 'value="&lt;b&gt;nim' in body
