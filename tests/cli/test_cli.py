@@ -3,7 +3,6 @@
 import json
 import signal
 import threading
-import time
 
 import pytest
 from sqlalchemy import func, select
@@ -214,7 +213,11 @@ def test_grundy_command(shared, runner):
     ]
 
 
-def test_compute_waits_for_another_process_claim_and_says_so(seeded):
+def test_compute_waits_for_another_process_claim_and_says_so(seeded, monkeypatch):
+    """The claim is released once the fill has seen it live (an event, not a
+    fixed sleep: released after half a second, a slow start could find it
+    done already and never wait)."""
+    from catalog.store import fill
     from catalog.store.fill import worker_name
     from catalog.store.job_model import Job
     from catalog.store.models import utcnow
@@ -235,8 +238,18 @@ def test_compute_waits_for_another_process_claim_and_says_so(seeded):
             )
         )
 
+    seen = threading.Event()
+    busy = fill._busy
+
+    def seen_busy(*args, **kwargs):
+        found = busy(*args, **kwargs)  # the fill has seen the claim live
+        seen.set()
+        return found
+
+    monkeypatch.setattr(fill, "_busy", seen_busy)
+
     def release():
-        time.sleep(0.5)
+        seen.wait(60)  # then released anyway: the assertions below say why
         with engine.begin() as conn:
             conn.execute(Job.__table__.update().values(state="done"))
 
