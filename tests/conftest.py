@@ -9,7 +9,6 @@ under ``CI=true``, where that fails the run.
 from __future__ import annotations
 
 import compileall
-import faulthandler
 import os
 from collections.abc import Iterator
 
@@ -26,6 +25,8 @@ ADMIN_URL = os.environ.get(
     "WYTHOFF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+#: A watchdog behind every test's time limit, for a kernel that never returns.
+pytest_plugins = ["tests.watchdog"]
 
 
 def _postgres_admin():
@@ -42,59 +43,6 @@ def _postgres_admin():
             pytest.fail(reason + " (required under CI=true)")
         pytest.skip(reason)
     return engine
-
-
-#: Seconds a test may outlive its time limit before the watchdog ends its
-#: process: pytest-timeout's signal stops a test that runs Python (a wait, a
-#: sleep, a loop), but not one inside a compiled kernel, which holds the GIL
-#: and never returns to the interpreter; faulthandler's watchdog thread
-#: needs neither, dumps every thread's stack and exits, and the test fails as
-#: its worker's crash (pytest-xdist starts a new worker and goes on).
-WATCHDOG_GRACE = 30
-
-
-def _time_limit(item: pytest.Item) -> float:
-    marker = item.get_closest_marker("timeout")
-    if marker is not None and marker.args:
-        return float(marker.args[0])
-    return float(item.config.getini("timeout") or 0)
-
-
-def _stall_file(item: pytest.Item):
-    """Where the watchdog writes: the terminal's stderr as it was before
-    pytest captured it (its saved descriptor, duplicated once), else a file in
-    the run's temporary folder."""
-    if _STALL_FILE:
-        return _STALL_FILE[0]
-    capture = item.config.pluginmanager.getplugin("capturemanager")
-    capturing = getattr(capture, "_global_capturing", None)
-    saved = getattr(getattr(capturing, "err", None), "targetfd_save", None)
-    if isinstance(saved, int):
-        _STALL_FILE.append(os.fdopen(os.dup(saved), "w"))
-    else:
-        folder = item.config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
-        _STALL_FILE.append(open(folder / "stalled-tests.txt", "a"))  # noqa: SIM115
-    return _STALL_FILE[0]
-
-
-#: The watchdog's file, opened once a process (faulthandler keeps only its
-#: descriptor, which must stay open).
-_STALL_FILE: list = []
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item):
-    limit = _time_limit(item)
-    if limit <= 0:
-        yield
-        return
-    faulthandler.dump_traceback_later(
-        limit + WATCHDOG_GRACE, exit=True, file=_stall_file(item)
-    )
-    try:
-        yield
-    finally:
-        faulthandler.cancel_dump_traceback_later()
 
 
 def pytest_sessionstart(session):

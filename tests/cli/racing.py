@@ -7,6 +7,12 @@ per test session: each process is real, with its own connections, locks and
 signals, but does not spend a second importing numpy and SQLAlchemy first.
 Tests whose point is a process's start-up start ``python -m catalog.cli``.
 
+A test that signals such a process makes it stop itself at a known point of
+its work (:class:`StopAt`) and waits for that state
+(:meth:`Forked.wait_stopped`): what the process has done when the signal
+comes is then fixed, whatever the machine's speed or load, where waiting
+for some progress and then signalling raced with the work's end.
+
 Each store loads the shipped families and expands their members the first
 time it needs a label (``add``, ``seed``, ``table``): a CLI process does it
 once, but the tests make a store per command. :func:`load_families` hands
@@ -17,11 +23,17 @@ read); ``tests/cli/conftest.py`` puts it in place.
 from __future__ import annotations
 
 import functools
+import importlib
+import itertools
 import multiprocessing
 import os
 import tempfile
+import time
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
+from signal import SIGSTOP
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -50,12 +62,49 @@ def load_families(folder: Path | None = None, seeds: Path | None = None) -> Fami
     return load_anew(folder, seeds)
 
 
-def _run(args: list[str], env: dict[str, str], out: Connection) -> None:
+@dataclass(frozen=True)
+class StopAt:
+    """Where a forked process stops itself (``SIGSTOP``): at the ``call``-th
+    call of ``target`` (``"module:attribute.path"``), before the call or,
+    with ``after``, once it has returned. A stopped process cannot end, so a
+    test can signal it then and let it go on (``SIGCONT``) or kill it."""
+
+    target: str
+    call: int
+    after: bool = False
+
+    def install(self, patch: pytest.MonkeyPatch) -> None:
+        module, _, path = self.target.partition(":")
+        owner: Any = importlib.import_module(module)
+        *parents, name = path.split(".")
+        for parent in parents:
+            owner = getattr(owner, parent)
+        original = getattr(owner, name)
+        calls = itertools.count(1)
+
+        @functools.wraps(original)
+        def stopping(*args: Any, **kwargs: Any) -> Any:
+            here = next(calls) == self.call
+            if here and not self.after:
+                os.kill(os.getpid(), SIGSTOP)
+            result = original(*args, **kwargs)
+            if here and self.after:
+                os.kill(os.getpid(), SIGSTOP)
+            return result
+
+        patch.setattr(owner, name, stopping)
+
+
+def _run(
+    args: list[str], env: dict[str, str], out: Connection, stop: StopAt | None
+) -> None:
     # The fork server's environment is the test's that started it: only
     # ``env`` of the catalog's settings counts.
     settings = {k: None for k in os.environ if k.startswith("WYTHOFF_")}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(catalog.families, "load_families", load_families)
+        if stop is not None:
+            stop.install(patch)
         result = CliRunner().invoke(cli, args, env={**settings, **env})
     out.send((result.exit_code, result.stdout, result.stderr))
     out.close()
@@ -63,14 +112,21 @@ def _run(args: list[str], env: dict[str, str], out: Connection) -> None:
 
 class Forked:
     """``wythoff ARGS`` (with ``env`` added to the environment) in a process
-    forked by the fork server."""
+    forked by the fork server, stopping itself at ``stop`` if given."""
 
-    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str] | None = None,
+        stop: StopAt | None = None,
+    ) -> None:
         context = multiprocessing.get_context("forkserver")
         # Once, when the server starts: this module, and all it warms.
         context.set_forkserver_preload([__name__, "tests.cli.warmed"])
         self.receiver, sender = context.Pipe(duplex=False)
-        self.process = context.Process(target=_run, args=(args, env or {}, sender))
+        self.process = context.Process(
+            target=_run, args=(args, env or {}, sender, stop)
+        )
         self.process.start()
         sender.close()  # the child holds its own end
 
@@ -81,6 +137,26 @@ class Forked:
 
     def alive(self) -> bool:
         return self.process.is_alive()
+
+    def state(self) -> str | None:
+        """The process's state letter in ``/proc`` (``T``: stopped), None
+        once it has ended and been reaped (by the fork server)."""
+        try:
+            stat = Path(f"/proc/{self.pid}/stat").read_text()
+        except FileNotFoundError:
+            return None
+        return stat.rpartition(")")[2].split()[0]
+
+    def wait_stopped(self, timeout: float = 300) -> None:
+        """Wait until the process has stopped itself (:class:`StopAt`): a
+        state it keeps until it is signalled. Fails, with what the command
+        said, if it ends first."""
+        end = time.monotonic() + timeout
+        while (state := self.state()) != "T":
+            if state in (None, "Z") or not self.alive():
+                raise AssertionError(f"ended before it stopped: {self.outcome(1)}")
+            assert time.monotonic() < end, f"not stopped within {timeout} s"
+            time.sleep(0.01)
 
     def send_signal(self, signal: int) -> bool:
         """Signal the process; False when it has already ended (and been

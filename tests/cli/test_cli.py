@@ -2,14 +2,10 @@
 
 import json
 import signal
-import sqlite3
 import threading
-import time
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import func, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import func, select
 
 from catalog import p_positions
 from catalog.cli.main import cli
@@ -17,7 +13,7 @@ from catalog.store.db import make_engine
 from catalog.store.models import Entry, Extent, PositionChunk
 from catalog.store.seed import read_seed, seed_dir
 from tests.cli.conftest import SEEDED_N, command
-from tests.cli.racing import Forked
+from tests.cli.racing import Forked, StopAt
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
@@ -136,50 +132,22 @@ def test_bad_input_is_one_line_and_writes_nothing(shared, args, message):
     assert count_entries(shared.url) == before
 
 
-@contextmanager
-def writes_blocked(url):
-    """Hold the database's write lock (SQLite) or a lock on the chunk table
-    that every chunk's insert waits for (PostgreSQL)."""
-    if url.startswith("sqlite"):
-        holder = sqlite3.connect(make_url(url).database, timeout=60)
-        holder.isolation_level = None
-        holder.execute("BEGIN IMMEDIATE")
-        yield
-        holder.execute("ROLLBACK")
-        holder.close()
-        return
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        conn.execute(text(f"LOCK TABLE {PositionChunk.__tablename__} IN SHARE MODE"))
-        yield
-        conn.rollback()
-    engine.dispose()
-
-
 def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
-    """Killed while waiting to write a chunk, after three were written: the
-    writes are blocked before the kill, so a fast machine cannot finish the
-    fill first, and no deadline fails a slow one."""
+    """Killed in the middle of its fourth chunk's transaction (the chunk
+    written, not committed): the three chunks before it stay whole and
+    nothing of the fourth does. The process stops itself there, so the kill
+    never comes after the fill's end, whatever the machine's load (waiting
+    for three chunks and then killing it once found it ended)."""
     chunks = {"WYTHOFF_CHUNK_COLUMNS": "500"}
-    # Far more than it can fill while the test looks: a loaded machine may
-    # leave this process unscheduled for seconds (at 200,000 the fill once
-    # ended first, and the kill found no process).
-    n = 10_000_000
-    compute = ["compute", "W000001", "--n", str(n), "--db", seeded_url]
-    proc = Forked(compute, env=chunks)  # a process of its own
+    compute = ["compute", "W000001", "--n", "200000", "--db", seeded_url]
+    write = StopAt("catalog.store.repository:write_chunk", call=4, after=True)
+    proc = Forked(compute, env=chunks, stop=write)  # a process of its own
     engine = make_engine(seeded_url)
     bound_of_1 = select(Extent.x_bound).where(Extent.entry_id == 1)
     try:
-        while True:
-            assert proc.alive(), "the fill stopped before its third chunk"
-            with engine.connect() as conn:
-                bound = conn.scalar(bound_of_1)
-            if bound and bound >= 1500:
-                break
-            time.sleep(0.05)
-        with writes_blocked(seeded_url):
-            proc.send_signal(signal.SIGKILL)
-            assert proc.outcome() is None
+        proc.wait_stopped()
+        assert proc.send_signal(signal.SIGKILL)  # stopped: it cannot have ended
+        assert proc.outcome() is None
         with engine.connect() as conn:
             bound = conn.scalar(bound_of_1)
             edges = conn.execute(
@@ -187,8 +155,8 @@ def test_kill_minus_nine_leaves_whole_chunks(seeded_url, runner, monkeypatch):
                 .where(PositionChunk.entry_id == 1)
                 .order_by(PositionChunk.x0)
             ).all()
-        assert 1500 <= bound < n
-        assert [tuple(e) for e in edges] == [(x, x + 500) for x in range(0, bound, 500)]
+        assert [tuple(e) for e in edges] == [(0, 500), (500, 1000), (1000, 1500)]
+        assert bound == 1500
     finally:
         if proc.alive():
             proc.send_signal(signal.SIGKILL)
@@ -245,7 +213,11 @@ def test_grundy_command(shared, runner):
     ]
 
 
-def test_compute_waits_for_another_process_claim_and_says_so(seeded):
+def test_compute_waits_for_another_process_claim_and_says_so(seeded, monkeypatch):
+    """The claim is released once the fill has seen it live (an event, not a
+    fixed sleep: released after half a second, a slow start could find it
+    done already and never wait)."""
+    from catalog.store import fill
     from catalog.store.fill import worker_name
     from catalog.store.job_model import Job
     from catalog.store.models import utcnow
@@ -266,8 +238,18 @@ def test_compute_waits_for_another_process_claim_and_says_so(seeded):
             )
         )
 
+    seen = threading.Event()
+    busy = fill._busy
+
+    def seen_busy(*args, **kwargs):
+        found = busy(*args, **kwargs)  # the fill has seen the claim live
+        seen.set()
+        return found
+
+    monkeypatch.setattr(fill, "_busy", seen_busy)
+
     def release():
-        time.sleep(0.5)
+        seen.wait(60)  # then released anyway: the assertions below say why
         with engine.begin() as conn:
             conn.execute(Job.__table__.update().values(state="done"))
 

@@ -23,13 +23,15 @@ from catalog.service import jobs
 from catalog.store import repository as repo
 from catalog.store.job_model import Job
 from catalog.store.models import PositionChunk
-from tests.cli.racing import Forked
-from tests.cli.test_cli import writes_blocked
+from tests.cli.racing import Forked, StopAt
 from tests.conftest import new_database_url
 from tests.databases import seeded
 
 DEADLINE = 300  # seconds: for a loaded shared machine, not a speed goal
 CHUNK = {"WYTHOFF_CHUNK_COLUMNS": "20000"}
+#: Where a forked worker stops itself: the fill's write of a chunk, inside
+#: the chunk's transaction (after the heartbeat, before the commit).
+WRITE_CHUNK = "catalog.store.repository:write_chunk"
 
 
 @pytest.fixture
@@ -47,11 +49,12 @@ def wythoff(store, *args, env=None):
     }
 
 
-def forked_worker(store):
+def forked_worker(store, stop=None):
     """``wythoff worker --json`` in a process of its own (forked: its
-    start-up is not the point), with chunks of 20000 columns."""
+    start-up is not the point), with chunks of 20000 columns, stopping itself
+    at ``stop`` (:class:`~tests.cli.racing.StopAt`)."""
     url = store.settings.database_url
-    return Forked(["worker", "--json", "--db", url], env=CHUNK)
+    return Forked(["worker", "--json", "--db", url], env=CHUNK, stop=stop)
 
 
 def worker_here(store, *args, env=None):
@@ -119,18 +122,18 @@ def verify_ok(store, *wids):
 
 
 def test_kill_9_mid_job_another_worker_finishes_it(store):
-    """Killed while its chunk writes are blocked, after a few were written:
-    a fast machine cannot finish the job first, and no deadline fails a slow
-    one."""
+    """Killed in the middle of its fourth chunk's transaction (it stops
+    itself there, so the job cannot be done first): the claim is dead, three
+    chunks stay, and another worker takes the job over and finishes it."""
     n = 200_000
     job = jobs.enqueue(store, ["W000012"], n)["jobs"][0]
-    first = forked_worker(store)
-    wait_for(lambda: columns(store, 12) >= 60_000, "a few chunks committed")
-    with writes_blocked(store.settings.database_url):
-        first.send_signal(signal.SIGKILL)
-        assert first.outcome(DEADLINE) is None
+    first = forked_worker(store, StopAt(WRITE_CHUNK, call=4, after=True))
+    first.wait_stopped(DEADLINE)
+    assert first.send_signal(signal.SIGKILL)  # stopped: it cannot have ended
+    assert first.outcome(DEADLINE) is None
     assert job_row(store, job["id"]).state == "running"  # a dead claim
-    assert check_whole(store, "W000012", n) < n
+    assert 0 < check_whole(store, "W000012", n) < n
+    assert len(chunks(store, 12)) == 3
     assert worker_here(store, "--max-idle", "0", env=CHUNK)["done"] == 1
     row = job_row(store, job["id"])
     assert (row.state, row.attempts, row.error) == ("done", 2, None)
@@ -139,18 +142,19 @@ def test_kill_9_mid_job_another_worker_finishes_it(store):
 
 
 def test_sigterm_finishes_the_chunk_and_exits(store):
-    """Stopped (SIGSTOP) once a chunk is committed, signalled, then let go:
-    it finishes the chunk it holds, puts the job back and exits, whatever the
-    machine's speed or load. (Blocking its writes and then signalling it
-    raced with the fill's end on a loaded machine: at n = 200,000 the job
+    """Signalled while it holds its third chunk (computed, its transaction
+    begun, about to be written; it stops itself there and goes on once
+    signalled): it writes and commits that chunk, puts the job back and
+    exits, whatever the machine's speed or load. (Signalling it once a few
+    chunks were seen raced with the fill's end on a loaded machine: the job
     was sometimes done first, and nothing was released.)"""
-    n = 1_000_000
+    n = 200_000
     job = jobs.enqueue(store, ["W000013"], n)["jobs"][0]
-    worker = forked_worker(store)
-    wait_for(lambda: columns(store, 13) >= 40_000, "a chunk committed")
-    assert worker.send_signal(signal.SIGSTOP), "the worker ended before its job"
+    worker = forked_worker(store, StopAt(WRITE_CHUNK, call=3))
+    worker.wait_stopped(DEADLINE)
     assert job_row(store, job["id"]).state == "running"
-    assert worker.send_signal(signal.SIGTERM)  # delivered when it goes on
+    assert len(chunks(store, 13)) == 2
+    assert worker.send_signal(signal.SIGTERM)  # stopped: delivered on SIGCONT
     assert worker.send_signal(signal.SIGCONT)
     outcome = worker.outcome(DEADLINE)
     assert outcome is not None
@@ -159,6 +163,7 @@ def test_sigterm_finishes_the_chunk_and_exits(store):
     assert json.loads(out)["released"] == 1
     row = job_row(store, job["id"])
     assert (row.state, row.attempts, row.claimed_by) == ("queued", 0, None)
+    assert len(chunks(store, 13)) == 3  # the one it held, and no more
     kept = check_whole(store, "W000013", n)
     assert 0 < kept < n
     assert worker_here(store, "--once")["done"] == 1

@@ -36,9 +36,12 @@ def test_the_kernels_with_bounds_checking(tmp_path):
         **os.environ,
         "NUMBA_BOUNDSCHECK": "1",
         "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        # Room in -rf's lines for the reason (``IndexError: index is out of
+        # bounds``) after each failed test's name.
+        "COLUMNS": "200",
     }
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", *KERNEL_TESTS, "-q", "-n", "0",
+        [sys.executable, "-m", "pytest", *KERNEL_TESTS, "-q", "-rf", "-n", "0",
          "-p", "no:cacheprovider", "-o", "addopts=", "-W", "error",
          "--timeout", "300"],
         cwd=ROOT,
