@@ -95,6 +95,8 @@ def warm_kernels() -> None:
 
     for module in (kernel, altered, special_kernel):
         jit.materialize(module)
+    # identify's solver (OR-Tools): imported once, not by the first request.
+    import catalog.compute.smallest  # noqa: F401
 
 
 def _retrying(view: Callable[..., Any]) -> Callable[..., Any]:

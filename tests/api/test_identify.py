@@ -13,7 +13,27 @@ from catalog import p_positions
 from catalog.client import Catalog, CatalogError
 from catalog.errors import BadInput
 from catalog.service import identify as found
-from tests.api.conftest import serve
+from tests.api.conftest import make_app, serve
+from tests.conftest import BACKENDS, new_database_url
+from tests.databases import seeded
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def app(request, tmp_path_factory):
+    """A seeded catalog whose requests may search for a minute: the answers
+    checked here are exact ones, which a loaded machine must not cut short
+    (the budget's own effect is tested in tests/compute/test_identify.py)."""
+    folder = tmp_path_factory.mktemp("identify")
+    url = new_database_url(request.param, request, folder, seeded)
+    app = make_app(url, False, INLINE_SECONDS=60)
+    yield app
+    app.extensions["catalog"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
 
 WYTHOFF_6 = [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
 WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}

@@ -13,6 +13,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.api.conftest import serve
 
@@ -98,21 +99,42 @@ def test_page_in_chromium(browser, base, name, path, tmp_path):
     assert errors == []
 
 
-def test_identify_form_in_chromium(browser, base):
+@pytest.fixture
+def patient(app):
+    """The module's catalog served with a minute a request: the answer
+    checked here is an exact one, which a loaded machine must not cut."""
+    from tests.api.conftest import make_app
+
+    url = app.extensions["catalog"].settings.database_url
+    slow = make_app(url, False, INLINE_SECONDS=60)
+    base, stop = serve(slow)
+    yield base
+    stop()
+    slow.extensions["catalog"].dispose()
+
+
+def test_identify_form_in_chromium(browser, patient):
     """Paste misère Wythoff's P-positions, submit, read the answer and follow
     the altered game's link to its entry."""
+    base = patient
     browser.get(base + "/identify")
     area = browser.find_element(By.ID, "id-data")
     area.send_keys("0,1 1,0 2,2 3,5 5,3 4,7 7,4")
     browser.find_element(By.ID, "id-n").send_keys("8")
     browser.find_element(By.ID, "id-submit").click()
-    answer = browser.find_element(By.ID, "answer")
+    # The click does not wait for the answer's page: wait for it (a loaded
+    # machine takes seconds), then read it.
+    answer = WebDriverWait(browser, 120).until(
+        lambda driver: driver.find_element(By.ID, "answer")
+    )
     assert "No invariant game has them" in answer.text
     assert "forced N (0,0)" in answer.text
     pictures = answer.find_elements(By.CSS_SELECTOR, "svg.plot")
     assert len(pictures) >= 2 and all(p.is_displayed() for p in pictures)
     answer.find_element(By.CSS_SELECTOR, "ol.games a").click()
-    assert browser.current_url.endswith("/W000002")
+    WebDriverWait(browser, 120).until(
+        lambda driver: driver.current_url.endswith("/W000002")
+    )
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
 

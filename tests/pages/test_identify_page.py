@@ -5,7 +5,23 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import pytest
+
+from tests.api.conftest import make_app
+from tests.conftest import BACKENDS, new_database_url
+from tests.databases import seeded
 from tests.pages.htmlcheck import Page
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def app(request, tmp_path_factory):
+    """The pages on a seeded catalog whose requests may search for a minute:
+    the answers checked are exact ones, which a loaded machine must not cut."""
+    folder = tmp_path_factory.mktemp("identify-page")
+    url = new_database_url(request.param, request, folder, seeded)
+    app = make_app(url, False, INLINE_SECONDS=60)
+    yield app
+    app.extensions["catalog"].dispose()
 
 
 def check_html(body):
