@@ -51,6 +51,9 @@ class Settings:
     max_compute_n: int = 10_000_000
     #: Columns per stored chunk of P-positions.
     chunk_columns: int = 65_536
+    #: Bytes of compressed answers the cache of pure results keeps
+    #: (:mod:`catalog.store.results`; 0: none).
+    result_cache_bytes: int = 256 * 2**20
 
     @classmethod
     def load(

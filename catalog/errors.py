@@ -48,6 +48,19 @@ class Busy(CatalogError):
         self.retry_after = retry_after
 
 
+class Throttled(CatalogError):
+    """The request's computation cannot run now (429): the client has spent
+    its quota of work, or every compute slot of the server is in use. Reads
+    of what is stored are never throttled; ``Retry-After`` says when to ask
+    again."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class DatabaseUnavailable(CatalogError):
     """The database cannot be reached, opened or written (503)."""
 

@@ -13,6 +13,7 @@ from flask import Flask, Response, request
 
 from catalog.api import errors, families, identify, jobs, pages, v1
 from catalog.api.cache import ResponseCache
+from catalog.api.gate import QUOTA_SECONDS, Gate
 from catalog.compute.grundy import MAX_GRUNDY_N
 from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN, Settings
 from catalog.service import Store
@@ -43,6 +44,22 @@ DEFAULTS: dict[str, Any] = {
     # With workers draining the queue (wythoff worker): a request over its
     # budget queues the fill and answers 202 instead of 422.
     "QUEUE": False,
+    # Seconds of estimated work a client may spend per minute (0: no quota);
+    # past it, 429 with Retry-After (catalog.api.gate).
+    "QUOTA_SECONDS": QUOTA_SECONDS,
+    # Where every API process counts the quota (limits' storage URL, e.g.
+    # redis://127.0.0.1:6379/0); None: each process counts its own.
+    "QUOTA_STORAGE": None,
+    # Computations at once on this host (None: half its cores; 0: no limit);
+    # with none free, a fill is queued (202, with QUEUE) or the request 429.
+    "COMPUTE_SLOTS": None,
+    # The slots' lock files (None: one folder per user in the temp folder).
+    "COMPUTE_SLOTS_DIR": None,
+    # Keys (X-API-Key) that name a client instead of its address.
+    "API_KEYS": (),
+    # Reverse proxies whose X-Forwarded-For names the client (addresses or
+    # networks); from anyone else the header is not read.
+    "TRUSTED_PROXIES": (),
 }
 
 
@@ -59,6 +76,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         budget=budget,
         wait=float(app.config["CLAIM_WAIT_SECONDS"]),
         deadline=budget * OVERRUN,
+        gate=Gate(app.config),
     )
     store = Store(
         Settings.load(app.config["DATABASE_URL"]),

@@ -11,6 +11,7 @@ its P-positions.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import time
 from collections.abc import Sequence
@@ -33,6 +34,7 @@ from catalog.compute.identify import (
 from catalog.errors import BadInput, TooMuchWork
 from catalog.games.definition import Definition, canonicalize
 from catalog.inputs import check_text, parse_int, shown
+from catalog.service.results import cached
 from catalog.service.store import Store, entry_game
 from catalog.store import positions as stored
 from catalog.store.ids import format_id
@@ -175,8 +177,23 @@ def identify(
     if budget is not None:
         allowed = min(allowed, budget)
     catalog, total = stored_matches(store, data)
-    answer = solve(data, limit, max(0.0, allowed - (time.monotonic() - start)))
-    doc = document(answer)
+
+    def search() -> bytes:
+        remaining = max(0.0, allowed - (time.monotonic() - start))
+        # Charged the seconds it takes: its estimate is only its time limit.
+        with store.limits.admitted(remaining, measured=True):
+            answer = solve(data, limit, remaining)
+        return json.dumps(document(answer)).encode()
+
+    # The games are facts of the data once the search is exact (the catalog's
+    # part below changes with the catalog, and is read every time).
+    question = {
+        "n": data.n,
+        "cells": data.cells.tolist(),
+        "symmetric": data.symmetric,
+        "limit": limit,
+    }
+    doc = json.loads(cached(store, "identify", question, search, keep=_exact))
     doc["catalog"] = catalog
     doc["catalog_total"] = total
     ids = _stored_ids(store, [g["definition"] for g in doc["games"] + doc["altered"]])
@@ -184,6 +201,10 @@ def identify(
         g["id"] = ids.get(canonicalize(g["definition"]).key)
     doc["seconds"] = round(time.monotonic() - start, 3)
     return doc
+
+
+def _exact(answer: bytes) -> bool:
+    return bool(json.loads(answer)["exact"])
 
 
 def document(answer: Answer) -> dict[str, Any]:
@@ -245,10 +266,20 @@ def extensions(store: Store, wid: str, n: int) -> dict[str, Any]:
     """What can be adjoined to the entry's rules, and what dropped, without
     changing its P-positions: the moves with both components below n that
     join no two of its P-positions below ``REACH``·n, its rays among them, and
-    its own rules that the P-positions below n do not need."""
+    its own rules that the P-positions below n do not need. Computed once
+    (:mod:`catalog.service.results`)."""
     if not 1 <= n <= MAX_IDENTIFY_N:
         raise BadInput(f"n: from 1 to {MAX_IDENTIFY_N}")
     number, game = entry_game(store, wid)
+    question = {"entry": number, "definition": game.key, "n": n}
+
+    def compute() -> bytes:
+        return json.dumps(_extensions(store, number, game, n)).encode()
+
+    return json.loads(cached(store, "extensions", question, compute, number))
+
+
+def _extensions(store: Store, number: int, game: Definition, n: int) -> dict[str, Any]:
     reach = REACH * n
     budget = store.limits.budget
     with store.reading() as connection:
@@ -268,7 +299,8 @@ def extensions(store: Store, wid: str, n: int) -> dict[str, Any]:
                     f"computation (the estimate); the budget of a request is "
                     f"{budget:g} s (WYTHOFF_INLINE_SECONDS)"
                 )
-            found = p_positions(game, reach)
+            with store.limits.admitted(seconds):
+                found = p_positions(game, reach)
     grid = np.zeros((reach, reach), dtype=bool)
     grid[found[:, 0], found[:, 1]] = True
     exempt = np.zeros_like(grid)

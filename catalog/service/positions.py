@@ -162,7 +162,8 @@ def grundy_values(store: Store, wid: str, n: int) -> tuple[str, np.ndarray]:
             f"{seconds:.1f} s of computation (the estimate); the budget of a "
             f"request is {budget:g} s (WYTHOFF_INLINE_SECONDS)"
         )
-    return format_id(number), sg.grundy(game, n)
+    with store.limits.admitted(seconds):
+        return format_id(number), sg.grundy(game, n)
 
 
 def grundy_table(store: Store, wid: str, n: int) -> dict[str, Any]:
@@ -172,9 +173,19 @@ def grundy_table(store: Store, wid: str, n: int) -> dict[str, Any]:
 
 
 def grundy_json(store: Store, wid: str, n: int) -> str:
-    """:func:`grundy_table` as JSON text, written without a Python list."""
-    entry, table = grundy_values(store, wid, n)
-    return "".join(grundy_pieces(entry, table))
+    """:func:`grundy_table` as JSON text, written without a Python list;
+    computed once (:mod:`catalog.service.results`)."""
+    from catalog.compute.grundy import MAX_GRUNDY_N
+    from catalog.service.results import cached
+
+    n = check_n(n, maximum=MAX_GRUNDY_N)
+    number, game = entry_game(store, wid)
+
+    def compute() -> bytes:
+        return "".join(grundy_pieces(*grundy_values(store, wid, n))).encode()
+
+    question = {"entry": number, "definition": game.key, "n": n}
+    return cached(store, "grundy", question, compute, number).decode()
 
 
 def grundy_pieces(entry: str, table: np.ndarray, rows: int = 256) -> Iterator[str]:

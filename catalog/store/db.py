@@ -219,6 +219,15 @@ def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
         yield session
 
 
+def dialect_insert(session: Session) -> Any:
+    """The INSERT with ``ON CONFLICT`` of the session's database."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert
+    return sqlite.insert
+
+
 def alembic_config(engine: Engine | None = None) -> Config:
     """An Alembic config for the shipped migrations, bound to ``engine``.
 

@@ -14,12 +14,12 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import UTC
 from typing import Any
 
 import numpy as np
 from sqlalchemy import CursorResult, delete, func, select, text, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from catalog.compute import cost
@@ -30,7 +30,7 @@ from catalog.errors import Busy, TooMuchWork
 from catalog.games.definition import Definition, canonicalize, check_n
 from catalog.store import prints, search
 from catalog.store import repository as repo
-from catalog.store.db import writing
+from catalog.store.db import dialect_insert, writing
 from catalog.store.ids import format_id
 from catalog.store.job_model import Job
 from catalog.store.limits import Limits
@@ -146,8 +146,38 @@ def fill(
     lease.
     """
     limits = limits or Limits()
+    with ExitStack() as admission:
+        _fill_admitted(
+            maker,
+            entry_id,
+            n,
+            limits,
+            admission,
+            chunk_columns,
+            chunk_seconds,
+            progress,
+            lease,
+            poll,
+        )
+
+
+def _fill_admitted(
+    maker: sessionmaker[Session],
+    entry_id: int,
+    n: int,
+    limits: Limits,
+    admission: ExitStack,
+    chunk_columns: int,
+    chunk_seconds: float,
+    progress: Progress | None,
+    lease: float,
+    poll: float,
+) -> None:
+    """:func:`fill`, holding the gate's admission (``limits.admitted``) in
+    ``admission`` from before its claim to its end: a fill that only waits
+    for another process, or finds the work done, is not admitted at all."""
     started = time.monotonic()
-    told = False
+    told = admitted = False
     while True:
         with maker() as session:
             game = canonicalize(repo.get_entry(session, entry_id).definition)
@@ -174,6 +204,9 @@ def fill(
                 assert holder is not None
                 message, retry = _busy(game, extent, entry_id, holder)
         if not live:
+            if not admitted:  # once, whatever the claim finds
+                admission.enter_context(limits.admitted(seconds, fill=(entry_id, n)))
+                admitted = True
             job_id = _claim(maker, entry_id, n, holder)
             if job_id is not None:
                 break
@@ -292,7 +325,7 @@ def _claim(
                 )
                 .execution_options(synchronize_session=False)
             )
-        insert = _dialect_insert(session)
+        insert = dialect_insert(session)
         job_id = session.scalar(
             insert(Job)
             .values(
@@ -319,13 +352,6 @@ def _claim(
             session.execute(delete(Job).where(Job.id == job_id))
             return None
         return job_id
-
-
-def _dialect_insert(session: Session) -> Any:
-    """The INSERT with ``ON CONFLICT`` of the session's database."""
-    if session.get_bind().dialect.name == "postgresql":
-        return postgresql.insert
-    return sqlite.insert
 
 
 def _finish(session: Session, job_id: int, state: str, error: str | None) -> None:

@@ -29,11 +29,10 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from catalog.errors import BadInput, NotFound
 from catalog.store import repository as repo
-from catalog.store.db import writing
+from catalog.store.db import dialect_insert, writing
 from catalog.store.fill import (
     LEASE_SECONDS,
     _alive,
-    _dialect_insert,
     worker_name,
 )
 from catalog.store.ids import format_id
@@ -82,7 +81,7 @@ def enqueue(session: Session, entry_id: int, n: int, priority: int = 0) -> Job:
                 covering.priority = priority
                 session.flush()
             return covering
-        insert = _dialect_insert(session)
+        insert = dialect_insert(session)
         job_id = session.scalar(
             insert(Job)
             .values(

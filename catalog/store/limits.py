@@ -8,7 +8,21 @@ without it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Gate(Protocol):
+    """Admits computations (:mod:`catalog.api.gate` in the server)."""
+
+    def __call__(
+        self,
+        seconds: float,
+        *,
+        measured: bool = False,
+        fill: tuple[int, int] | None = None,
+    ) -> AbstractContextManager[Any]: ...
 
 
 @dataclass
@@ -29,3 +43,23 @@ class Limits:
     wait: float | None = None
     deadline: float | None = None
     on_wait: Callable[[str], None] | None = None
+    #: The server's gate: told the estimated seconds of a computation about
+    #: to start (within the budget), it returns a context held while the work
+    #: runs, or raises :class:`~catalog.errors.Throttled` (the client's quota
+    #: is spent, no compute slot is free). ``measured``: charge the seconds
+    #: the work took instead (a search whose estimate is its time limit);
+    #: ``fill``: the entry and bound of a fill, which a server with a queue
+    #: may queue instead. None (the command line): no gate.
+    gate: Gate | None = None
+
+    def admitted(
+        self,
+        seconds: float,
+        *,
+        measured: bool = False,
+        fill: tuple[int, int] | None = None,
+    ) -> AbstractContextManager[Any]:
+        """The gate's admission of a computation of ``seconds`` (see ``gate``)."""
+        if self.gate is None:
+            return nullcontext()
+        return self.gate(seconds, measured=measured, fill=fill)

@@ -389,3 +389,31 @@ window_prints = Table(
     ),
     _entry_id(primary_key=True, index=True),
 )
+
+#: Answers that depend on their question alone (a definition and a bound, or
+#: identify's data): Grundy tables, extensions, identify's games. A cache
+#: (catalog.store.results): a row may go at any time, the oldest first once
+#: the rows pass their configured bytes; the next request computes it again.
+results = Table(
+    "results",
+    metadata,
+    Column("kind", String(16), primary_key=True, comment="grundy, extensions, …"),
+    Column(
+        "digest",
+        String(64),
+        primary_key=True,
+        comment="SHA-256 (hex) of the question: kind, definition, bound, data",
+    ),
+    Column(
+        "entry_id",
+        Integer,
+        ForeignKey("entries.id", ondelete="CASCADE"),
+        nullable=True,
+        index=True,
+        comment="the entry asked about, if any",
+    ),
+    Column("body", LargeBinary, nullable=False, comment="the answer, zlib-compressed"),
+    Column("bytes", Integer, nullable=False, comment="length of body"),
+    _created_at(),
+    Index("ix_results_created_at", "created_at"),
+)
