@@ -14,8 +14,11 @@ Every failure raises :class:`CatalogError`, a kind of the catalog's own
 :class:`catalog.errors.CatalogError`: an error the API answered (``status``
 is its HTTP status, the message its ``error`` text) or a server that could
 not be reached or answered something that is not the API (``status`` 503).
-A request that the server queued (``202 Accepted``, with workers) is waited
-for, up to ``timeout`` seconds, and then answered as usual.
+A request that the server queued (``202 Accepted``, with workers), or asked
+to come back later (``429`` past the client's quota of computation or with
+the server's compute in use, ``503`` while it is busy), is waited for as
+its ``Retry-After`` says, up to ``timeout`` seconds in all, and then
+answered as usual; past ``timeout`` the last answer's error is raised.
 """
 
 from __future__ import annotations
@@ -45,20 +48,30 @@ class CatalogError(errors.CatalogError):
         self.retry_after = retry_after
 
 
+#: The statuses that ask to come back later (with ``Retry-After``).
+RETRIED = (429, 503)
+
+
 class Catalog:
     """The catalog at ``base_url`` (e.g. ``http://127.0.0.1:8000``).
 
-    ``timeout`` bounds each call in seconds, waiting for queued work
-    included; ``page_size`` is the number of positions or terms asked for a
-    page.
+    ``timeout`` bounds each call in seconds, waiting for queued work and
+    ``Retry-After`` included; ``page_size`` is the number of positions or
+    terms asked for a page; ``api_key`` (sent as ``X-API-Key``) names this
+    client to a server that gave it one, for its own quota.
     """
 
     def __init__(
-        self, base_url: str, page_size: int = 100_000, timeout: float = 300
+        self,
+        base_url: str,
+        page_size: int = 100_000,
+        timeout: float = 300,
+        api_key: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.page_size = page_size
         self.timeout = timeout
+        self.api_key = api_key
 
     # -- HTTP ------------------------------------------------------------
 
@@ -83,7 +96,16 @@ class Catalog:
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
-            status, headers, body = self._open(url, max(left, 0.001), data)
+            try:
+                status, headers, body = self._open(url, max(left, 0.001), data)
+            except CatalogError as exc:
+                # Come back later (a quota, a busy server): wait as it says.
+                if exc.status not in RETRIED or exc.retry_after is None:
+                    raise
+                if time.monotonic() + exc.retry_after > deadline:
+                    raise
+                time.sleep(exc.retry_after)
+                continue
             if status != 202:
                 return body
             # Queued for a worker: wait as the server says, then ask again.
@@ -100,11 +122,10 @@ class Catalog:
     def _open(
         self, url: str, timeout: float, data: bytes | None = None
     ) -> tuple[int, Any, bytes]:
-        request: str | urllib.request.Request = url
+        headers = {"X-API-Key": self.api_key} if self.api_key else {}
         if data is not None:
-            request = urllib.request.Request(
-                url, data=data, headers={"Content-Type": "application/json"}
-            )
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(url, data=data, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return response.status, response.headers, response.read()

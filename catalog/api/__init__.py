@@ -50,6 +50,8 @@ DEFAULTS: dict[str, Any] = {
     # Where every API process counts the quota (limits' storage URL, e.g.
     # redis://127.0.0.1:6379/0); None: each process counts its own.
     "QUOTA_STORAGE": None,
+    # The catalog's name in that store (catalogs sharing one Redis differ).
+    "QUOTA_NAMESPACE": "wythoff",
     # Computations at once on this host (None: half its cores; 0: no limit);
     # with none free, a fill is queued (202, with QUEUE) or the request 429.
     "COMPUTE_SLOTS": None,

@@ -147,8 +147,11 @@ def client_key(api_keys: frozenset[str], trusted: Sequence[Network]) -> str:
 class Quota:
     """Seconds of estimated work per client per minute, in a ``limits`` store."""
 
-    def __init__(self, seconds: float, storage: str | None) -> None:
+    def __init__(
+        self, seconds: float, storage: str | None, namespace: str = "wythoff"
+    ) -> None:
         self.seconds = seconds
+        self.namespace = namespace
         self.item = RateLimitItemPerMinute(max(1, round(seconds * UNITS)))
         self.url = storage
         self._local = SlidingWindowCounterRateLimiter(MemoryStorage())
@@ -208,13 +211,15 @@ class Quota:
         """Count ``seconds`` of work for ``client``, or :class:`Throttled`
         (nothing counted) when they do not fit in its quota."""
         cost = self._cost(seconds)
-        if not self._run(lambda limiter: limiter.hit(self.item, client, cost=cost)):
+        ids = (self.namespace, client)
+        if not self._run(lambda limiter: limiter.hit(self.item, *ids, cost=cost)):
             self._refuse(client, cost)
 
     def check(self, client: str, seconds: float) -> None:
         """:class:`Throttled` unless ``seconds`` fit in ``client``'s quota now."""
         cost = self._cost(seconds)
-        if not self._run(lambda limiter: limiter.test(self.item, client, cost=cost)):
+        ids = (self.namespace, client)
+        if not self._run(lambda limiter: limiter.test(self.item, *ids, cost=cost)):
             self._refuse(client, cost)
 
     def spend(self, client: str, seconds: float) -> None:
@@ -222,10 +227,11 @@ class Quota:
         cost = self._cost(seconds)
 
         def hit(limiter: SlidingWindowCounterRateLimiter) -> None:
-            if not limiter.hit(self.item, client, cost=cost):
-                left = limiter.get_window_stats(self.item, client).remaining
+            ids = (self.namespace, client)
+            if not limiter.hit(self.item, *ids, cost=cost):
+                left = limiter.get_window_stats(self.item, *ids).remaining
                 if left > 0:
-                    limiter.hit(self.item, client, cost=left)
+                    limiter.hit(self.item, *ids, cost=left)
 
         self._run(hit)
 
@@ -247,28 +253,33 @@ class Quota:
         storage = cast(SlidingWindowCounterSupport, limiter.storage)
         window = self.item.get_expiry()
         previous, previous_left, current, current_left = storage.get_sliding_window(
-            self.item.key_for(client), window
+            self.item.key_for(self.namespace, client), window
         )
+        # The previous minute's count weighs in until the current one ends
+        # (its counter lives on for one more minute as the previous one).
+        end = previous_left if previous else current_left % window
         room = self.item.amount - cost
         for t in range(1, 2 * window + 1):
-            if t < current_left:
-                weight = previous * max(0.0, previous_left - t) / window + current
+            if t < end:
+                weight = previous * (end - t) / window + current
             else:  # the current minute has become the previous one
-                weight = current * max(0.0, window - (t - current_left)) / window
+                weight = current * max(0.0, window - (t - end)) / window
             if weight <= room:
                 return t
         return 2 * window
 
 
 def _storage(url: str) -> Storage:
+    options = {}
     if url.startswith(("redis://", "rediss://", "redis+unix://")):
-        storage = storage_from_string(
-            url,
-            socket_timeout=STORE_TIMEOUT,
-            socket_connect_timeout=STORE_TIMEOUT,
-        )
-    else:
-        storage = storage_from_string(url)
+        options = {
+            "socket_timeout": STORE_TIMEOUT,
+            "socket_connect_timeout": STORE_TIMEOUT,
+        }
+    try:
+        storage = storage_from_string(url, **options)
+    except Exception as exc:  # limits' ConfigurationError, a driver missing
+        raise BadInput(f"QUOTA_STORAGE: {_redacted(url)}: {exc}") from None
     if not isinstance(storage, Storage):  # an asyncio storage ("async+…")
         raise BadInput(f"QUOTA_STORAGE: {_redacted(url)} is not a storage for threads")
     return storage
@@ -339,7 +350,11 @@ class Gate:
 
     def __init__(self, config: Any) -> None:
         seconds = float(config["QUOTA_SECONDS"])
-        self.quota = Quota(seconds, config["QUOTA_STORAGE"]) if seconds > 0 else None
+        self.quota = (
+            Quota(seconds, config["QUOTA_STORAGE"], config["QUOTA_NAMESPACE"])
+            if seconds > 0
+            else None
+        )
         count = config["COMPUTE_SLOTS"]
         count = default_slots() if count is None else int(count)
         self.slots = Slots(count, config["COMPUTE_SLOTS_DIR"]) if count > 0 else None
