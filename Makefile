@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-workers serve
+.PHONY: help install test lint fmt mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -29,6 +29,9 @@ bench:  ## the compute engine's goals (benchmarks/run.py)
 bench-api:  ## the read API under load: one page, then the mix on SQLite and PostgreSQL (benchmarks/api.py)
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/api.py --mix
+
+bench-gate:  ## a reader beside 32 heavy clients, and the quota across processes (benchmarks/gate.py; needs Redis)
+	$(PY) benchmarks/gate.py
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py

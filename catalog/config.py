@@ -18,6 +18,7 @@ import platformdirs
 ENV_URL = "WYTHOFF_DATABASE_URL"
 ENV_DATA_DIR = "WYTHOFF_DATA_DIR"
 ENV_CHUNK = "WYTHOFF_CHUNK_COLUMNS"
+ENV_RESULT_CACHE = "WYTHOFF_RESULT_CACHE_BYTES"
 
 #: The work budget of one API request, in the engine's expected seconds
 #: (:mod:`catalog.compute.cost`); ``WYTHOFF_INLINE_SECONDS`` overrides it.
@@ -52,7 +53,7 @@ class Settings:
     #: Columns per stored chunk of P-positions.
     chunk_columns: int = 65_536
     #: Bytes of compressed answers the cache of pure results keeps
-    #: (:mod:`catalog.store.results`; 0: none).
+    #: (:mod:`catalog.store.results`; 0: none; ``WYTHOFF_RESULT_CACHE_BYTES``).
     result_cache_bytes: int = 256 * 2**20
 
     @classmethod
@@ -66,4 +67,6 @@ class Settings:
         url = database_url or environ.get(ENV_URL) or default_sqlite_url(environ)
         if ENV_CHUNK in environ and "chunk_columns" not in overrides:
             overrides["chunk_columns"] = int(environ[ENV_CHUNK])
+        if ENV_RESULT_CACHE in environ and "result_cache_bytes" not in overrides:
+            overrides["result_cache_bytes"] = int(environ[ENV_RESULT_CACHE])
         return cls(database_url=url, **overrides)

@@ -226,7 +226,7 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
                 },
                 "responses": {
                     "200": as_json(answer, "the answer"),
-                    **errors(400),
+                    **errors(400, 429),
                 },
             }
         },

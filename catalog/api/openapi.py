@@ -54,11 +54,19 @@ def _errors(*codes: int, budget: float = INLINE_SECONDS) -> dict[str, Any]:
         503: "another process is computing this entry, or the computation ran "
         "over its time (its progress is kept): retry after Retry-After seconds",
     }
+    texts[429] = (
+        "this client's quota of computation is spent (WYTHOFF_QUOTA_SECONDS a "
+        "minute), or every compute slot of the server is in use: retry after "
+        "Retry-After seconds; reads of what is stored are never refused so"
+    )
+    if 422 in codes:  # every route that computes is gated
+        codes = (*codes, 429)
     out = {str(code): _json(ERROR, texts[code]) for code in codes}
-    if 503 in codes:
-        out["503"]["headers"] = {
-            "Retry-After": {"schema": {"type": "integer", "minimum": 1}}
-        }
+    for code in (429, 503):
+        if code in codes:
+            out[str(code)]["headers"] = {
+                "Retry-After": {"schema": {"type": "integer", "minimum": 1}}
+            }
     return out
 
 

@@ -174,8 +174,9 @@ def _fill_admitted(
     poll: float,
 ) -> None:
     """:func:`fill`, holding the gate's admission (``limits.admitted``) in
-    ``admission`` from before its claim to its end: a fill that only waits
-    for another process, or finds the work done, is not admitted at all."""
+    ``admission`` from its first claim or wait to its end: a fill that finds
+    the work done is not admitted at all; one that waits for another
+    process's claim is, with the work it would do (the estimate)."""
     started = time.monotonic()
     told = admitted = False
     while True:
@@ -203,10 +204,12 @@ def _fill_admitted(
             if live:
                 assert holder is not None
                 message, retry = _busy(game, extent, entry_id, holder)
+        if not admitted:
+            # Once, before computing or waiting: a request that waits for
+            # another process holds its server's worker as one computing.
+            admission.enter_context(limits.admitted(seconds, fill=(entry_id, n)))
+            admitted = True
         if not live:
-            if not admitted:  # once, whatever the claim finds
-                admission.enter_context(limits.admitted(seconds, fill=(entry_id, n)))
-                admitted = True
             job_id = _claim(maker, entry_id, n, holder)
             if job_id is not None:
                 break

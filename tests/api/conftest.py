@@ -18,7 +18,7 @@ LIMITS = {
     "INLINE_SECONDS": 2,
     "TESTING": True,
     "QUOTA_SECONDS": 100_000,
-    "COMPUTE_SLOTS": 8,
+    "COMPUTE_SLOTS": 32,
 }
 
 
