@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -37,7 +38,10 @@ def register(cli: click.Group) -> None:
             f"(default {INLINE_SECONDS:g}; more gets a 422 naming budget and "
             "estimate) and waits at most WYTHOFF_CLAIM_WAIT_SECONDS (default "
             f"{CLAIM_WAIT_SECONDS:g}) for another process computing the same "
-            "entry (then a 503 with Retry-After)."
+            "entry (then a 503 with Retry-After). One user has no quota of "
+            "computation (WYTHOFF_QUOTA_SECONDS sets one); computations run "
+            "WYTHOFF_COMPUTE_SLOTS at once (default: half the cores), others "
+            "get a 429 with Retry-After, which the notebook client waits on."
         )
     )
     @click.option("--host", default="127.0.0.1", show_default=True)
@@ -50,7 +54,10 @@ def register(cli: click.Group) -> None:
         from catalog.api import create_app
         from catalog.api.serving import JSONErrorsHandler
 
-        app = create_app({"DATABASE_URL": db or obj.db})
+        config: dict[str, Any] = {"DATABASE_URL": db or obj.db}
+        if "WYTHOFF_QUOTA_SECONDS" not in os.environ:
+            config["QUOTA_SECONDS"] = 0  # one user's own server
+        app = create_app(config)
         run_simple(host, port, app, threaded=True, request_handler=JSONErrorsHandler)
 
     @cli.group()

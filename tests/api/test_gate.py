@@ -477,3 +477,28 @@ def test_requests_waiting_for_a_claim_hold_slots_too(one_slot):
     assert set(statuses) == {200, 429}
     assert len({body for status, body in answers if status == 200}) == 1
     assert {retry for status, retry in answers if status == 429} == {"10"}
+
+
+@pytest.mark.parametrize(
+    "environ, seconds", [({}, None), ({"WYTHOFF_QUOTA_SECONDS": "5"}, 5)]
+)
+def test_the_one_user_server_has_no_quota_unless_asked(
+    seeded_url, monkeypatch, environ, seconds
+):
+    import werkzeug.serving
+    from click.testing import CliRunner
+
+    from catalog.cli.main import cli
+
+    served = []
+    monkeypatch.setattr(
+        werkzeug.serving, "run_simple", lambda *args, **kwargs: served.append(args[2])
+    )
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(cli, ["serve", "--db", seeded_url, "--port", "0"])
+    assert result.exit_code == 0, result.output
+    (app,) = served
+    quota = app.extensions["catalog"].limits.gate.quota
+    assert (quota and quota.seconds) == seconds
+    app.extensions["catalog"].dispose()
