@@ -502,3 +502,16 @@ def test_the_one_user_server_has_no_quota_unless_asked(
     quota = app.extensions["catalog"].limits.gate.quota
     assert (quota and quota.seconds) == seconds
     app.extensions["catalog"].dispose()
+
+
+def test_a_server_whose_quota_store_is_gone_still_computes(seeded_url, tmp_path):
+    app = make_app(
+        seeded_url,
+        False,
+        QUOTA_STORAGE="redis://127.0.0.1:1/0",  # nothing listens there
+        COMPUTE_SLOTS_DIR=str(tmp_path / "slots"),
+    )
+    try:
+        assert grundy(app.test_client(), 40).status_code == 200
+    finally:
+        app.extensions["catalog"].dispose()
