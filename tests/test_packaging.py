@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 FOLDERS = {"catalog": "catalog", "catalog.cli": "cli"}
 FOLDERS |= {"catalog.migrations": "migrations", "catalog.seeds": "seeds"}
+FOLDERS |= {"catalog.docs": "docs"}
 
 
 def test_the_package_list_names_every_package_folder():

@@ -60,9 +60,10 @@ def register(app: Flask) -> None:
     """Add the pages to ``app`` (after :func:`catalog.api.errors.register`)."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
-    from catalog.api import family_pages, identify_page
+    from catalog.api import docs_pages, family_pages, identify_page
 
     app.register_blueprint(bp)
+    app.register_blueprint(docs_pages.bp)
     app.register_blueprint(family_pages.bp)
     app.register_blueprint(identify_page.bp)
     _html_errors(app)

@@ -144,3 +144,24 @@ def test_console_errors_are_seen(browser, base):
     browser.get_log("browser")
     browser.get(base + "/W999999")
     assert any(e["level"] == "SEVERE" for e in browser.get_log("browser"))
+
+
+def test_an_invariant_is_one_click_from_its_table(browser, base):
+    """Follow the family table's invariant to its definition, rendered by
+    the server from docs/ with the site's own style."""
+    browser.get(base + "/families/box?invariant=offset")
+    browser.find_element(
+        By.CSS_SELECTOR, "h2 a[href='/docs/invariants/offset']"
+    ).click()
+    WebDriverWait(browser, 60).until(
+        lambda driver: driver.current_url.endswith("/docs/invariants/offset")
+    )
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Offset (dx, dy)"
+    assert (
+        "altered Wythoff games"
+        in browser.find_element(By.CSS_SELECTOR, "article.doc").text
+    )
+    header = browser.find_element(By.CSS_SELECTOR, "header.site")
+    assert header.value_of_css_property("background-color") == "rgba(36, 82, 122, 1)"
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
