@@ -72,6 +72,34 @@ def register(cli: click.Group) -> None:
 
         return service.reindex(store)
 
+    @db.command("copy")
+    @click.option(
+        "--to",
+        "to",
+        required=True,
+        metavar="URL",
+        help="The database to copy into: sqlite:///FILE or postgresql+psycopg://…",
+    )
+    @common
+    def copy_catalog(store: service.Store, to: str) -> dict[str, Any]:
+        """Copy the whole catalog into another database (a snapshot): the same
+        IDs, labels, stored P-positions, sequences, search index and
+        invariants. Run again, it completes an interrupted copy and changes
+        nothing after a whole one; a target holding another catalog is refused.
+        Every chunk is checked against its checksum afterwards."""
+        import sys
+
+        from catalog import service
+        from catalog.store import copy as copying
+
+        if not sys.stderr.isatty():
+            return service.copy_catalog(store, to)
+        bar = click.progressbar(
+            length=copying.rows(store.engine), label="copying", file=sys.stderr
+        )
+        with bar:
+            return service.copy_catalog(store, to, bar.update)
+
     @db.command()
     @common
     def upgrade(store: service.Store) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from catalog.service.store import Store, entry_game, entry_number, entry_version
 if TYPE_CHECKING:
     from catalog.service.entries import (
         add,
+        copy_catalog,
         entry_document,
         entry_invariants,
         reindex,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "catalog.service.entries": (
         "add",
+        "copy_catalog",
         "entry_document",
         "entry_invariants",
         "reindex",
@@ -97,6 +99,7 @@ __all__ = [
     "bfile",
     "bitstring",
     "compute",
+    "copy_catalog",
     "entry_document",
     "entry_game",
     "entry_invariants",

@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from catalog.compute.modes import column_mode
 from catalog.compute.sequences import MAX_TERMS
-from catalog.errors import Busy, DatabaseUnavailable
+from catalog.errors import BadInput, Busy, DatabaseUnavailable
 from catalog.games.definition import (
     Definition,
     parse_json,
@@ -263,6 +263,39 @@ def verify(store: Store, wids: list[str] | tuple[str, ...] = ()) -> dict[str, An
     return {
         "ok": all(r.ok for r in reports),
         "entries": [r.to_json() for r in reports],
+    }
+
+
+def copy_catalog(
+    store: Store, to: str, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """The whole catalog into the database at ``to`` (:mod:`catalog.store.copy`):
+    resumable, idempotent, checked; a target holding another catalog is
+    refused before anything is written."""
+    import time
+
+    from catalog.config import Settings
+    from catalog.store import copy as copying
+    from catalog.store.db import safe_url
+
+    source = store.engine
+    target = Store(Settings.load(to))
+    try:
+        if safe_url(target.engine.url) == safe_url(source.url):
+            raise BadInput(f"--to: {safe_url(source.url)} is the catalog itself")
+        started = time.monotonic()
+        report = copying.copy(source, target.engine, progress)
+        seconds = time.monotonic() - started
+    finally:
+        target.dispose()
+    return {
+        "from": safe_url(source.url),
+        "to": safe_url(to),
+        "rows": report.rows,
+        "copied": report.copied,
+        "chunks_checked": report.chunks_checked,
+        "chunk_bytes": report.bytes,
+        "seconds": round(seconds, 3),
     }
 
 
