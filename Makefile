@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-workers serve
+.PHONY: help install test lint fmt mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -32,6 +32,9 @@ bench-api:  ## the read API under load: one page, then the mix on SQLite and Pos
 
 bench-gate:  ## a reader beside 32 heavy clients, and the quota across processes (benchmarks/gate.py; needs Redis)
 	$(PY) benchmarks/gate.py
+
+bench-copy:  ## wythoff db copy into SQLite and PostgreSQL on the full family catalog (benchmarks/copy.py)
+	$(PY) benchmarks/copy.py
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py
