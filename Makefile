@@ -33,8 +33,8 @@ bench-api:  ## the read API under load: one page, then the mix on SQLite and Pos
 bench-gate:  ## a reader beside 32 heavy clients, and the quota across processes (benchmarks/gate.py; needs Redis)
 	$(PY) benchmarks/gate.py
 
-bench-copy:  ## wythoff db copy into SQLite and PostgreSQL on the full family catalog (benchmarks/copy.py)
-	$(PY) benchmarks/copy.py
+bench-copy:  ## wythoff db copy into SQLite and PostgreSQL on the full family catalog (benchmarks/snapshot.py)
+	$(PY) benchmarks/snapshot.py
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py

@@ -1,6 +1,6 @@
 """How fast ``wythoff db copy`` makes snapshots, both ways.
 
-Run: ``make bench-copy`` (or ``python benchmarks/copy.py [--db URL]``).
+Run: ``make bench-copy`` (or ``python benchmarks/snapshot.py [--db URL]``).
 Without ``--db`` it builds the catalog first with ``wythoff seed --family
 all --n 10000`` (every shipped family: 2836 members and the seeds, about 9
 minutes on 2 cores); with ``--db`` it copies that catalog. Then: the
