@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.exceptions import NoArgsIsHelpError
 
 from catalog.cli import admin, families, jobs, reading, theory, writing
 from catalog.cli.output import emit
@@ -34,6 +35,32 @@ if TYPE_CHECKING:
     from catalog import service
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+class Catalog(click.Group):
+    """The ``wythoff`` group: click's own usage errors (a missing argument,
+    an unknown option, a path that does not exist) are one line on stderr
+    and exit status 1, like every other bad input; ``-h`` still shows help."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except NoArgsIsHelpError as exc:  # ``wythoff`` alone: its help
+            click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
+            sys.exit(0)
+        except click.UsageError as exc:
+            hint = f" (see {exc.ctx.command_path} -h)" if exc.ctx else ""
+            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 class LazyStore:
@@ -146,7 +173,7 @@ def filled(store: service.Store, wid: str, n: int, label: str, call):
         return call(update)
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=Catalog, context_settings=CONTEXT)
 @click.version_option(package_name="wythoff-catalog")
 @json_option
 @db_option

@@ -137,3 +137,35 @@ def test_box_entries_export_their_column_sequence(url):
         line.startswith("%N W000017 Box(8,13)") and "for n >= 8" in line
         for line in lines
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["show"], "Missing argument 'ID'. (see wythoff show -h)"),
+        (
+            ["seed", "--path", "/missing-folder"],
+            "Directory '/missing-folder' does not exist.",
+        ),
+        (
+            ["show", "--bogus", "W000001"],
+            "No such option '--bogus'. (see wythoff show -h)",
+        ),
+        (["nosuch"], "No such command 'nosuch'. (see wythoff -h)"),
+        (["db", "copy"], "Missing option '--to'. (see wythoff db copy -h)"),
+        (["positions", "W000001"], "Missing option '--n'."),
+    ],
+)
+def test_clicks_own_usage_errors_are_one_line_too(url, args, message):
+    result = CliRunner().invoke(cli, ["--db", url, *args], prog_name="wythoff")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: ") and message in result.stderr
+
+
+@pytest.mark.parametrize("args", [["-h"], ["show", "-h"], ["db", "--help"], []])
+def test_help_is_still_help(args):
+    result = CliRunner().invoke(cli, args, prog_name="wythoff")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: wythoff")
