@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-workers serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -22,6 +22,12 @@ mutate:  ## mutation testing (tools/mutate.py): every listed module and the temp
 
 mutate-templates:  ## the templates' escaping: |safe added to each {{ ... }} in turn (tools/mutate_templates.py)
 	$(PY) tools/mutate_templates.py
+
+docs:  ## the documentation site from docs/ into site/ (mkdocs.yml; pip install -e '.[docs]')
+	.venv/bin/mkdocs build --strict
+
+serve-docs:  ## the documentation site at http://127.0.0.1:8001/ while you edit docs/
+	.venv/bin/mkdocs serve -a 127.0.0.1:8001
 
 bench:  ## the compute engine's goals (benchmarks/run.py)
 	$(PY) benchmarks/run.py

@@ -121,14 +121,16 @@ def test_an_empty_query_has_no_words():
     assert parse_words("   ", "q") == []
 
 
-def test_the_readme_states_the_limits_the_code_enforces():
-    """Each limit is stated once in the code and once for users, in the README:
-    the two agree (a limit changed by one would otherwise pass unseen)."""
+def test_the_docs_state_the_limits_the_code_enforces():
+    """Each limit is stated once in the code and once for users, in the docs
+    (docs/definitions.md): the two agree (a limit changed by one would
+    otherwise pass unseen)."""
     from pathlib import Path
 
     from catalog import inputs
 
-    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    page = Path(__file__).parents[1] / "docs" / "definitions.md"
+    readme = " ".join(page.read_text().split())
     for phrase in [
         f"at most {inputs.MAX_DEFINITION_LENGTH:,} characters, nested at most "
         f"{inputs.MAX_DEFINITION_DEPTH} deep",

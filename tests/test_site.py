@@ -1,0 +1,56 @@
+"""The documentation site: ``mkdocs build --strict`` of docs/ (mkdocs.yml)
+passes, and fails on a broken link or a page left out of the navigation."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(root: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=110,
+    )
+
+
+def test_the_site_builds_strictly(tmp_path):
+    result = build(ROOT, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "site" / "invariants" / "offset" / "index.html").is_file()
+    assert (tmp_path / "site" / "search" / "search_index.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        (
+            lambda docs: (docs / "cli.md").write_text(
+                (docs / "cli.md").read_text() + "\n[gone](no-such-page.md)\n"
+            ),
+            "no-such-page.md",
+        ),
+        (lambda docs: (docs / "orphan.md").write_text("# Orphan\n"), "orphan.md"),
+    ],
+    ids=["broken link", "page not in the navigation"],
+)
+def test_the_build_fails_on(tmp_path, change, complaint):
+    copy = tmp_path / "repo"
+    copy.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", copy)
+    shutil.copytree(
+        ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    change(copy / "docs")
+    result = build(copy, tmp_path / "site")
+    assert result.returncode != 0
+    assert complaint in result.stderr
