@@ -54,3 +54,20 @@ def test_the_build_fails_on(tmp_path, change, complaint):
     result = build(copy, tmp_path / "site")
     assert result.returncode != 0
     assert complaint in result.stderr
+
+
+def test_the_references_are_what_the_code_says():
+    """docs/cli-reference.md and docs/http-reference.md are generated from
+    the click commands and the OpenAPI document: run tools/reference.py
+    after changing either."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import reference
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    assert reference.CLI_PAGE.read_text() == reference.cli_reference(), (
+        "docs/cli-reference.md is stale: run python tools/reference.py"
+    )
+    assert reference.HTTP_PAGE.read_text() == reference.http_reference(), (
+        "docs/http-reference.md is stale: run python tools/reference.py"
+    )
