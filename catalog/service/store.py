@@ -15,10 +15,10 @@ from sqlalchemy import Connection, Engine, bindparam, select
 from catalog.compute.modes import max_n
 from catalog.config import Settings
 from catalog.games.definition import Definition, canonicalize
-from catalog.inputs import check_text
+from catalog.inputs import check_text, shown
 from catalog.store import labels as labelled
 from catalog.store.db import Reader, make_engine, make_sessionmaker, upgrade_to_head
-from catalog.store.ids import UnknownEntry, format_id, parse_id
+from catalog.store.ids import BadId, UnknownEntry, format_id, parse_id
 from catalog.store.limits import Limits
 from catalog.store.positions import ChunkCache
 from catalog.store.tables import entries, extents
@@ -168,7 +168,14 @@ def entry_number(store: Store, text: str) -> int:
     so whatever else may name an entry is accepted everywhere alike.
     """
     if not isinstance(text, str) or "." not in text:
-        return parse_id(text)
+        try:
+            return parse_id(text)
+        except BadId:
+            what = shown(text) if isinstance(text, str) else type(text).__name__
+            raise BadId(
+                f"not an entry ID or label: {what} (expected an entry ID such as "
+                "W000001, or a family member's label such as maharaja.1.2)"
+            ) from None
     check_text(text, "ID", MAX_LABEL_LENGTH)
     with store.reading() as connection:
         number = labelled.entry_for_label(connection, text)

@@ -105,15 +105,15 @@ CASES = [
     (
         f"/entries/{WIDE_ID}",
         {
-            "error": "not an entry ID: 'W００００01' (expected W and six digits, "
-            "e.g. W000001)"
+            "error": "not an entry ID or label: 'W００００01' (expected an entry ID "
+            "such as W000001, or a family member's label such as maharaja.1.2)"
         },
     ),
     (
         "/entries/W00000" + quote("١"),
         {
-            "error": "not an entry ID: 'W00000١' (expected W and six digits, "
-            "e.g. W000001)"
+            "error": "not an entry ID or label: 'W00000١' (expected an entry ID "
+            "such as W000001, or a family member's label such as maharaja.1.2)"
         },
     ),
     (

@@ -13,6 +13,10 @@ from catalog.store.models import Entry
 
 RAYS = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[5, 9]]}'
 BAD_ID = "not an entry ID: {!r} (expected W and six digits, e.g. W000001)"
+BAD_ENTRY = (
+    "not an entry ID or label: {!r} (expected an entry ID such as W000001, "
+    "or a family member's label such as maharaja.1.2)"
+)
 
 
 @pytest.fixture
@@ -82,10 +86,11 @@ CASES = [
     (("list", "--limit", "٣"), "limit: must be an integer, not '٣'"),
     (("seed", "--n", "٣"), "n: must be an integer, not '٣'"),
     # IDs: W and six ASCII digits.
-    (("show", "W００００01"), BAD_ID.format("W００００01")),
-    (("show", "W00000١"), BAD_ID.format("W00000١")),
-    (("list", "--after", "W００００01"), BAD_ID.format("W００００01")),
-    (("verify", "W00000١"), BAD_ID.format("W00000١")),
+    (("show", "W００００01"), BAD_ENTRY.format("W００００01")),
+    (("show", "W00000١"), BAD_ENTRY.format("W00000١")),
+    (("positions", "not-a-label", "--n", "5"), BAD_ENTRY.format("not-a-label")),
+    (("list", "--after", "W００００01"), BAD_ENTRY.format("W００００01")),
+    (("verify", "W00000١"), BAD_ENTRY.format("W00000١")),
     (("search", "id:W００００01"), "q: " + BAD_ID.format("W００００01")),
     (
         ("search", "١,٢,٣"),
