@@ -111,7 +111,7 @@ def register(cli: click.Group) -> None:
         fix: tuple[str, ...],
         fmt: str,
     ) -> dict[str, Any]:
-        """Show INVARIANT (offset, defects, deviation, adjoined, id, ...) over
+        """Show INVARIANT (offset, defects, deviations, adjoined_moves, id, ...) over
         the two parameters of FAMILY as a grid; '.' where no stored member has
         it."""
         from catalog import service

@@ -64,8 +64,8 @@ def register(cli: click.Group) -> None:
     ):
         """List entries in ID order, or filtered and sorted by their invariants
         (fields: offset, offset_dx, offset_dy, defects, saturation_column,
-        deviation, deviation_min, deviation_max, adjoined, one_p_per_column,
-        symmetric, xref_class)."""
+        deviations, deviations_min, deviations_max, adjoined_moves,
+        one_p_per_column, symmetric, xref_class)."""
         from catalog import service
 
         return service.list_entries(

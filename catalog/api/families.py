@@ -82,8 +82,9 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                         "query",
                         {"type": "string"},
                         "offset, offset_dx, offset_dy, defects, saturation_column, "
-                        "deviation, deviation_min, deviation_max, adjoined, "
-                        "one_p_per_column, symmetric, xref_class or id",
+                        "deviations, deviations_min, deviations_max, "
+                        "adjoined_moves, one_p_per_column, symmetric, xref_class "
+                        "or id (deviation and adjoined: earlier spellings)",
                         required=True,
                     ),
                     {

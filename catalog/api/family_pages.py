@@ -26,8 +26,8 @@ MEMBERS = 200
 #: has (a box's offset is Theorem 2; a Maharaja game's deviation range).
 PREFERRED = (
     "offset",
-    "deviation",
-    "adjoined",
+    "deviations",
+    "adjoined_moves",
     "defects",
     "one_p_per_column",
     "symmetric",

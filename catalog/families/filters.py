@@ -57,15 +57,15 @@ FIELDS: dict[str, Field] = {
         Field("defects", "int", _ALTERED, "defects (Hu-Sleator-Tsin section 4)"),
         Field("saturation_column", "int", _ALTERED, "saturation column (Lemma 2)"),
         Field(
-            "deviation",
+            "deviations",
             "pair",
             dictionary.is_maharaja_type,
             "least and largest b_n - a_n - n, min,max",
         ),
-        Field("deviation_min", "int", dictionary.is_maharaja_type, "least one"),
-        Field("deviation_max", "int", dictionary.is_maharaja_type, "largest one"),
+        Field("deviations_min", "int", dictionary.is_maharaja_type, "least one"),
+        Field("deviations_max", "int", dictionary.is_maharaja_type, "largest one"),
         Field(
-            "adjoined",
+            "adjoined_moves",
             "bool",
             _wythoff_plus_moves,
             "do the adjoined moves keep Wythoff's P-positions",
@@ -80,6 +80,21 @@ FIELDS: dict[str, Field] = {
         ),
     ]
 }
+#: Earlier spellings of fields, still accepted (a field has the name of its
+#: invariant in the entry document: ``deviations``, ``adjoined_moves``).
+ALIASES = {
+    "deviation": "deviations",
+    "deviation_min": "deviations_min",
+    "deviation_max": "deviations_max",
+    "adjoined": "adjoined_moves",
+}
+
+
+def canonical(name: str) -> str:
+    """The field's name, for an earlier spelling of it too."""
+    return ALIASES.get(name, name)
+
+
 #: What a table may show besides the fields: the entry's W-number.
 TABLE_EXTRAS = ("id",)
 
@@ -128,6 +143,7 @@ def parse_where(
             f"{' '.join(OPS)}, e.g. 'defects=0' or 'offset=12,7'"
         )
     name, op, raw = match.groups()
+    name = canonical(name)
     op = "=" if op == "==" else op
     check_field(name, family, members)
     if family is not None and name not in FIELDS:
@@ -181,7 +197,9 @@ def _parameter_condition(family: Family, name: str, op: str, raw: str) -> Condit
 
 def parse_sort(text: str, family: Family | None, members: list[Any] | None) -> str:
     """``FIELD`` or ``-FIELD`` (descending) of a scalar field or parameter."""
-    name = text[1:] if text.startswith("-") else text
+    descending = text.startswith("-")
+    name = canonical(text[1:] if descending else text)
+    text = ("-" if descending else "") + name
     if name == "id":
         return text
     check_field(name, family, members)

@@ -17,6 +17,7 @@ from catalog.families.filters import (
     MAX_CONDITIONS,
     TABLE_EXTRAS,
     Condition,
+    canonical,
     check_field,
     parse_sort,
     parse_where,
@@ -218,6 +219,7 @@ def table(
     fs = store.families
     family = fs.family(name)
     members = fs.members(family.name)
+    invariant = canonical(invariant)
     if invariant not in TABLE_EXTRAS:
         if invariant not in FIELDS:
             known = ", ".join([*FIELDS, *TABLE_EXTRAS])

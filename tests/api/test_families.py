@@ -86,7 +86,7 @@ BAD = [
     (
         "/api/v1/families/box/table?invariant=deviation",
         400,
-        "the family box has no deviation: it applies to none of its members",
+        "the family box has no deviations: it applies to none of its members",
     ),
     ("/api/v1/entries?where=defects", 400, "--where 'defects': expected FIELD OP"),
     ("/api/v1/entries?where=colour%3D1", 400, "unknown field 'colour' (fields: "),

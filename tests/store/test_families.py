@@ -256,7 +256,7 @@ def test_filter_errors(tabled):
         (
             {"family": "nimhoff", "where": ["deviation_max<3"]},
             BadInput,
-            "the family nimhoff has no deviation_max",
+            "the family nimhoff has no deviations_max",
         ),
         ({"family": "box", "where": ["k=1"]}, BadInput, "unknown field 'k'"),
         ({"family": "nope"}, NotFound, "unknown family 'nope'"),
@@ -281,3 +281,18 @@ def test_search_by_label_and_family(tabled):
     assert [r["id"] for r in found] == ["W000005"]
     family = service.search(store, "family:maharaja")["results"]
     assert len(family) == 10
+
+
+def test_a_field_has_its_invariants_name_and_the_old_spelling_still_works():
+    """One name per invariant: the entry document's (deviations,
+    adjoined_moves); the earlier spellings are read as the same field."""
+    from catalog.families.filters import ALIASES, FIELDS, parse_sort, parse_where
+
+    assert {"deviations", "deviations_min", "deviations_max", "adjoined_moves"} <= set(
+        FIELDS
+    )
+    for old, new in ALIASES.items():
+        assert new in FIELDS and old not in FIELDS
+    assert parse_where("deviation=-4,3") == parse_where("deviations=-4,3")
+    assert parse_where("adjoined=true").field == "adjoined_moves"
+    assert parse_sort("-deviation_min", None, None) == "-deviations_min"
