@@ -68,9 +68,21 @@ def family(name: str) -> Response:
             fix=fix,
             members=members[:MEMBERS],
             more=len(members) > MEMBERS,
-            choices=[c for c in PREFERRED if c != "id"],
+            choices=_choices(store, name),
         )
     )
+
+
+def _choices(store: service.Store, name: str) -> list[str]:
+    """The invariants the family's menu offers: those some member has."""
+    from catalog.families.filters import FIELDS
+
+    members = store.families.members(name)
+    return [
+        field
+        for field in PREFERRED
+        if field in FIELDS and any(FIELDS[field].applies(m.game) for m in members)
+    ]
 
 
 def _table(

@@ -104,3 +104,23 @@ def test_member_names_are_escaped_on_the_family_page(fresh_app, tmp_path):
     text = response.get_data(as_text=True)
     assert "<script" not in text
     assert "&lt;script&gt;alert(" in text
+
+
+@pytest.mark.parametrize(
+    ("family", "offered", "absent"),
+    [
+        ("box", {"offset", "defects"}, {"deviations", "adjoined_moves"}),
+        ("maharaja", {"deviations", "adjoined_moves"}, {"offset", "defects"}),
+    ],
+)
+def test_a_family_menu_offers_only_the_invariants_its_members_have(
+    client, family, offered, absent
+):
+    html = client.get(f"/families/{family}").get_data(as_text=True)
+    menu = html[html.index('<select id="fam-inv"') : html.index("</select>")]
+    options = set(re.findall(r"<option[^>]*>([^<]+)</option>", menu))
+    assert offered <= options
+    assert not absent & options
+    for option in options - {"id"}:
+        answer = client.get(f"/families/{family}?invariant={option}")
+        assert answer.status_code == 200, option
