@@ -119,10 +119,25 @@ def register(cli: click.Group) -> None:
     @common
     def export(store: service.Store, entry_id: str, fmt: str, n: int):
         """Write an entry's P-positions (csv, json), its main sequence as an OEIS
-        b-file, or the entry in the OEIS internal format (oeis)."""
+        b-file, or the entry in the OEIS internal format (oeis). N is the
+        window x, y < N, not a number of terms: the file holds what lies in
+        it, and stderr says how much."""
+        import json
+
         from catalog import service
 
-        return service.export(store, entry_id, fmt, n)
+        result = service.export(store, entry_id, fmt, n)
+        if isinstance(result, dict):  # --format json is JSON, --json or not
+            note = f"{result['id']}: {len(result['positions'])} P-positions"
+            result = json.dumps(result) + "\n"
+        else:
+            lines = [x for x in result.splitlines() if x and not x.startswith("#")]
+            rows = len(lines) - (fmt == "csv")
+            unit = {"csv": "P-positions", "bfile": "terms"}.get(fmt)
+            note = f"{entry_id}: {rows} {unit}" if unit else ""
+        if note:
+            click.echo(f"{note} from the window x, y < {n}", err=True)
+        return result
 
     @cli.command()
     @click.argument("terms", metavar="TERMS")

@@ -5,6 +5,7 @@ import signal
 import threading
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from catalog import p_positions
@@ -274,3 +275,20 @@ def test_compute_waits_for_another_process_claim_and_says_so(seeded, monkeypatch
         f"W000004 is being computed up to n=100 by another process "
         f"({worker_name()}); waiting for it\n"
     )
+
+
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_export_writes_the_format_asked_for_and_says_how_much(computed, as_json):
+    run, _ = computed
+    result = CliRunner().invoke(
+        cli, ["export", "W000004", "--n", "20", "--db", run.url, *as_json]
+    )
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["n"] == 20 and len(doc["positions"]) == 17
+    assert result.stderr == "W000004: 17 P-positions from the window x, y < 20\n"
+    bfile = CliRunner().invoke(
+        cli, ["export", "W000004", "--n", "100", "--format", "bfile", "--db", run.url]
+    )
+    terms = [line for line in bfile.stdout.splitlines() if not line.startswith("#")]
+    assert bfile.stderr == f"W000004: {len(terms)} terms from the window x, y < 100\n"
