@@ -56,7 +56,10 @@ def render(doc: dict[str, Any]) -> str:
             )
             for e in doc["entries"]
         ]
-        return table(("ID", "LABEL", *(k.upper() for k in shown), "NAME"), rows)
+        text = table(("ID", "LABEL", *(k.upper() for k in shown), "NAME"), rows)
+        if doc.get("next"):
+            text += f"\nmore: --after {doc['next']}"
+        return text
     if "results" in doc and "query" in doc:
         return render_search(doc)
     if "positions" in doc and "n" in doc:

@@ -68,9 +68,14 @@ def register(cli: click.Group) -> None:
         one_p_per_column, symmetric, xref_class)."""
         from catalog import service
 
-        return service.list_entries(
-            store, keyword, after, limit, family=family, where=where, sort=sort
+        page = service.list_entries(
+            store, keyword, after, limit + 1, family=family, where=where, sort=sort
         )
+        more = len(page["entries"]) > limit
+        page["entries"] = page["entries"][:limit]
+        # The --after of the next page (None: this is the last one).
+        page["next"] = page["entries"][-1]["id"] if more else None
+        return page
 
     @cli.command()
     @click.argument("entry_id", metavar="ID")

@@ -292,3 +292,19 @@ def test_export_writes_the_format_asked_for_and_says_how_much(computed, as_json)
     )
     terms = [line for line in bfile.stdout.splitlines() if not line.startswith("#")]
     assert bfile.stderr == f"W000004: {len(terms)} terms from the window x, y < 100\n"
+
+
+def test_list_says_when_more_entries_follow(shared):
+    code, first, _ = shared("list", "--limit", "10")
+    assert code == 0
+    assert len(first["entries"]) == 10 and first["next"] == first["entries"][-1]["id"]
+    seen = [e["id"] for e in first["entries"]]
+    after = first["next"]
+    while after:
+        code, page, _ = shared("list", "--limit", "10", "--after", after)
+        seen += [e["id"] for e in page["entries"]]
+        after = page["next"]
+    code, whole, _ = shared("list", "--limit", "1000")
+    assert seen == [e["id"] for e in whole["entries"]] and whole["next"] is None
+    text = CliRunner().invoke(cli, ["list", "--limit", "3", "--db", shared.url])
+    assert text.stdout.splitlines()[-1] == f"more: --after {seen[2]}"
