@@ -162,5 +162,12 @@ def register(cli: click.Group) -> None:
         """Entries whose sequences contain TERMS (e.g. 1,3,4,6) consecutively;
         also id:W000004, keyword:maharaja or words of the name."""
         from catalog import service
+        from catalog.errors import BadInput
 
-        return service.search(store, terms, offset, limit)
+        try:
+            return service.search(store, terms, offset, limit)
+        except BadInput as exc:  # the API's q is TERMS here
+            text = str(exc)
+            if text.startswith("q: "):
+                raise BadInput("TERMS: " + text.removeprefix("q: ")) from None
+            raise

@@ -64,11 +64,12 @@ CASES = [
         "name: must not contain NUL characters",
     ),
     # NUL bytes and lengths in searches and filters.
-    (("search", "\x00"), "q: must not contain NUL characters"),
-    (("search", "keyword:\x00"), "q: must not contain NUL characters"),
-    (("search", "x" * 60_000), "q: must be at most 2000 characters long"),
-    (("search", "a " * 1500), "q: must be at most 2000 characters long"),
-    (("search", "a " * 17), "q: at most 16 words"),
+    (("search", "\x00"), "TERMS: must not contain NUL characters"),
+    (("search", "keyword:\x00"), "TERMS: must not contain NUL characters"),
+    (("search", "x" * 60_000), "TERMS: must be at most 2000 characters long"),
+    (("search", "a " * 1500), "TERMS: must be at most 2000 characters long"),
+    (("search", "a " * 17), "TERMS: at most 16 words"),
+    (("search", "1,2"), "TERMS: give at least 3 terms"),
     (("list", "--keyword", "\x00"), "keyword: must not contain NUL characters"),
     (("list", "--keyword", "k" * 65), "keyword: must be at most 64 characters long"),
     # Numbers: ASCII digits only, within range.
@@ -91,10 +92,10 @@ CASES = [
     (("positions", "not-a-label", "--n", "5"), BAD_ENTRY.format("not-a-label")),
     (("list", "--after", "W００００01"), BAD_ENTRY.format("W００００01")),
     (("verify", "W00000١"), BAD_ENTRY.format("W00000١")),
-    (("search", "id:W００００01"), "q: " + BAD_ID.format("W００００01")),
+    (("search", "id:W００００01"), "TERMS: " + BAD_ID.format("W００００01")),
     (
         ("search", "١,٢,٣"),
-        "q: write terms with the ASCII digits 0-9, separated by commas or spaces",
+        "TERMS: write terms with the ASCII digits 0-9, separated by commas or spaces",
     ),
 ]
 
