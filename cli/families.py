@@ -64,12 +64,19 @@ def render_families(doc: dict[str, Any]) -> str:
             str(f["members"]),
             str(f["seeded"]),
             f["first_id"],
-            "; ".join(f["parameters"]),
+            "; ".join(f["parameters"] + f.get("constraints", [])),
             f["title"],
         )
         for f in doc["families"]
     ]
-    header = ("FAMILY", "MEMBERS", "SEEDED", "FIRST ID", "PARAMETERS", "TITLE")
+    header = (
+        "FAMILY",
+        "MEMBERS",
+        "SEEDED",
+        "FIRST ID",
+        "PARAMETERS (AND RULES)",
+        "TITLE",
+    )
     return table(header, rows)
 
 

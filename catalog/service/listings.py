@@ -49,6 +49,7 @@ def families(store: Store) -> dict[str, Any]:
                 "name": f.name,
                 "title": f.title,
                 "parameters": [p.describe() for p in f.parameters],
+                "constraints": [c.text for c in f.constraints],
                 "members": len(fs.members(f.name)),
                 "seeded": counts.get(f.name, 0),
                 "first_id": format_id(f.id_base),

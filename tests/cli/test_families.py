@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from click.testing import CliRunner
 
 from catalog import service
 from catalog.cli.main import cli
@@ -145,3 +146,14 @@ def test_bad_input_is_one_line_and_writes_nothing(runner, shared_url, args, mess
     assert code != 0
     assert err.count("\n") == 1 and message in err
     assert count_entries(shared_url) == before
+
+
+def test_families_show_their_constraints(shared):
+    code, doc, _ = shared("families")
+    assert code == 0
+    by_name = {f["name"]: f for f in doc["families"]}
+    assert by_name["maharaja"]["constraints"] == ["k < l"]
+    assert by_name["box"]["constraints"] == []
+    text = CliRunner().invoke(cli, ["families", "--db", shared.url]).stdout
+    line = next(x for x in text.splitlines() if x.startswith("maharaja "))
+    assert "k in 1..16; l in 1..16; k < l" in line
