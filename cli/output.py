@@ -156,8 +156,18 @@ def _is_pair(value: Any) -> bool:
 def render_entry(doc: dict[str, Any]) -> str:
     """``wythoff show``: the fields, then each invariant with its status, then
     the dictionary as a table."""
+    from catalog.games.boxes import as_input
+
     theory = doc["invariants"]
     fields = {k: v for k, v in doc.items() if k not in ("invariants", "dictionary")}
+    # Forced cells as boxes where they form any, as the pages write them.
+    short = as_input(doc["definition"])
+    for key in ("P_boxes", "N_boxes"):
+        if key in short["alter"]:
+            short["alter"][key] = [
+                f"{w}×{h} box from ({x},{y})" for x, y, w, h in short["alter"][key]
+            ]
+    fields["definition"] = short
     lines = [render_fields(fields)]
     if theory:
         lines.append("\ninvariants")

@@ -308,3 +308,13 @@ def test_list_says_when_more_entries_follow(shared):
     assert seen == [e["id"] for e in whole["entries"]] and whole["next"] is None
     text = CliRunner().invoke(cli, ["list", "--limit", "3", "--db", shared.url])
     assert text.stdout.splitlines()[-1] == f"more: --after {seen[2]}"
+
+
+def test_show_writes_forced_cells_as_boxes(shared):
+    """Box(8,13) forces 104 cells: show writes one box, as the pages do."""
+    text = CliRunner().invoke(cli, ["show", "W000017", "--db", shared.url]).stdout
+    line = next(x for x in text.splitlines() if x.startswith("definition"))
+    assert "8×13 box from (0,0)" in line
+    assert len(line) < 200
+    code, doc, _ = shared("show", "W000017")
+    assert len(doc["definition"]["alter"]["P"]) == 8 * 13  # the JSON is unchanged

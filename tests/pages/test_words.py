@@ -4,7 +4,8 @@ definition in sentences."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalog.api.words import as_input, boxes, describe
+from catalog.api.words import describe
+from catalog.games.boxes import as_input, boxes
 from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
 
