@@ -8,22 +8,16 @@ numba keeps the machine code it compiles (``cache=True`` in
 ``NUMBA_CACHE_DIR``; unless the user set it, that is the user's cache
 directory, never next to the installed package (a ``__pycache__`` left in
 site-packages outlives an uninstall and shadows a later editable install).
-Set here, before anything imports numba.
+Set by :mod:`catalog.compute.jit` just before it imports numba, so that
+importing the catalog (the notebook client, ``wythoff show``) leaves the
+environment as it found it.
 
 ``p_positions`` and ``DefinitionError`` are imported on first use (PEP 562),
 so that ``import catalog.anything`` stays cheap: the command line starts
 without numpy or the kernels unless its command needs them.
 """
 
-import os
 from typing import TYPE_CHECKING, Any
-
-import platformdirs
-
-os.environ.setdefault(
-    "NUMBA_CACHE_DIR",
-    os.path.join(platformdirs.user_cache_dir("wythoff-catalog"), "numba"),
-)
 
 if TYPE_CHECKING:
     from catalog.compute.ptable import p_positions

@@ -3,22 +3,38 @@
     cat = Catalog("http://127.0.0.1:8000")
     cat.p_positions("W000004", 10_000)[:3]   # array([[0, 0], [1, 3], [2, 6]])
     cat.search([1, 3, 4, 6])                  # every matching entry, all pages
-    cat.plot("maharaja.1.2", 200)             # needs the ``plot`` extra
+    cat.table_frame("maharaja", "deviations") # a family's invariant (pandas)
+    cat.plot("maharaja.1.2", 200)             # matplotlib
 
 One method per route, each returning plain Python or numpy data and
-following the API's pages to the end. Only the standard library and numpy;
-``positions_frame`` needs pandas and ``plot`` matplotlib
-(``pip install 'wythoff-catalog[plot]'``).
+following the API's pages to the end. Only the standard library and numpy:
+the client installs on its own (``pip install ./client``, the
+``wythoff-client`` distribution of this repository) or with the catalog;
+the frames need pandas and ``plot`` matplotlib. It reads no environment
+variable and sets none.
 
-Every failure raises :class:`CatalogError`, a kind of the catalog's own
-:class:`catalog.errors.CatalogError`: an error the API answered (``status``
-is its HTTP status, the message its ``error`` text) or a server that could
-not be reached or answered something that is not the API (``status`` 503).
-A request that the server queued (``202 Accepted``, with workers), or asked
-to come back later (``429`` past the client's quota of computation or with
-the server's compute in use, ``503`` while it is busy), is waited for as
-its ``Retry-After`` says, up to ``timeout`` seconds in all, and then
-answered as usual; past ``timeout`` the last answer's error is raised.
+**Windows, not prefixes.** ``p_positions(wid, n)`` is every P-position
+(x, y) with x < n *and* y < n: the window of the papers' pictures. It is
+not the first n pairs (a_k, b_k): a pair with a_k < n but b_k >= n lies
+outside the window (for Wythoff's Nim b_k is about 1.618 a_k), so the
+window n holds about 1.24 n positions of the upper and lower halves
+together, not n of each. The sequences (``sequence(wid, "a")``) are the
+pairs' own terms.
+
+**Integers only.** Coordinates and bounds are Python or numpy integers; a
+float (``1e30``) is refused with a clear error instead of silently turning
+into 1000000000000000019884624838656.
+
+Every failure raises :class:`CatalogError`: an error the API answered
+(``status`` is its HTTP status, the message its ``error`` text) or a server
+that could not be reached or answered something that is not the API
+(``status`` 503); with the whole catalog installed it is also a
+:class:`catalog.errors.CatalogError`. A request that the server queued
+(``202 Accepted``, with workers), or asked to come back later (``429`` past
+the client's quota of computation or with the server's compute in use,
+``503`` while it is busy), is waited for as its ``Retry-After`` says, up to
+``timeout`` seconds in all, and then answered as usual; past ``timeout``
+the last answer's error is raised.
 """
 
 from __future__ import annotations
@@ -29,16 +45,26 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from catalog import errors
-from catalog.inputs import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET
+try:  # the whole catalog is installed: one except clause catches both
+    from catalog.errors import CatalogError as _Base
+except ImportError:  # the client alone (wythoff-client)
+    _Base = Exception  # type: ignore[assignment,misc]
+
+#: The API's largest search page and deepest offset (catalog.inputs; a test
+#: checks that the two agree).
+MAX_SEARCH_LIMIT = 1000
+MAX_SEARCH_OFFSET = 10_000
 
 
-class CatalogError(errors.CatalogError):
+class CatalogError(_Base):  # type: ignore[valid-type,misc]
     """The API answered with an error, or could not be reached."""
+
+    status: int
 
     def __init__(
         self, status: int, message: str, retry_after: int | None = None
@@ -46,6 +72,18 @@ class CatalogError(errors.CatalogError):
         super().__init__(f"{status}: {message}")
         self.status = status
         self.retry_after = retry_after
+
+
+def integer(value: Any, name: str) -> int:
+    """``value`` as an int: Python's or numpy's integers, nothing else (a
+    float has lost its last digits past 2**53 already)."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        kind = type(value).__name__
+        raise TypeError(
+            f"{name}: an integer is needed, not {kind} {value!r}"
+            + (" (write it as an int: 10**30, not 1e30)" if kind == "float" else "")
+        )
+    return int(value)
 
 
 #: The statuses that ask to come back later (with ``Retry-After``).
@@ -72,6 +110,9 @@ class Catalog:
         self.page_size = page_size
         self.timeout = timeout
         self.api_key = api_key
+
+    def __repr__(self) -> str:
+        return f"Catalog({self.base_url!r})"
 
     # -- HTTP ------------------------------------------------------------
 
@@ -214,7 +255,9 @@ class Catalog:
     # -- positions ---------------------------------------------------------
 
     def p_positions(self, wid: str, n: int) -> np.ndarray:
-        """Every P-position with x, y < n, shape (k, 2), all pages fetched."""
+        """Every P-position with x < n and y < n (the window, not the first n
+        pairs), shape (k, 2), sorted by x then y, all pages fetched."""
+        n = integer(n, "n")
         parts = []
         start = (0, 0)
         while True:
@@ -233,20 +276,22 @@ class Catalog:
         return np.concatenate(parts)
 
     def is_p(self, wid: str, x: int, y: int) -> dict[str, Any]:
-        """Is (x, y) a P-position, and if not a winning move (any size)."""
-        return self._get(
-            f"/api/v1/entries/{self._part(wid)}/positions/{int(x)}/{int(y)}"
-        )
+        """Is (x, y) a P-position, and if not a winning move (any size of
+        pile: give Python ints, 10**300 is fine; floats are refused)."""
+        x, y = integer(x, "x"), integer(y, "y")
+        return self._get(f"/api/v1/entries/{self._part(wid)}/positions/{x}/{y}")
 
     def grundy(self, wid: str, n: int) -> np.ndarray:
         """Sprague–Grundy values ``g[x, y]`` for x, y < n, shape (n, n)."""
+        n = integer(n, "n")
         doc = self._get(f"/api/v1/entries/{self._part(wid)}/grundy", n=n)
         return np.asarray(doc["grundy"], dtype=np.int64).reshape(n, n)
 
     def adjoinable(self, i: int, j: int) -> dict[str, Any]:
         """Can (i, j) and (j, i) be added to Wythoff's Nim keeping its
         P-positions?"""
-        return self._get(f"/api/v1/adjoinable/{int(i)}/{int(j)}")
+        i, j = integer(i, "i"), integer(j, "j")
+        return self._get(f"/api/v1/adjoinable/{i}/{j}")
 
     # -- sequences ---------------------------------------------------------
 
@@ -274,6 +319,7 @@ class Catalog:
     def extensions(self, wid: str, n: int) -> dict[str, Any]:
         """What can be adjoined to the entry's rules, and what dropped, without
         changing its P-positions (what ``wythoff extensions`` prints)."""
+        n = integer(n, "n")
         return self._get(f"/api/v1/entries/{self._part(wid)}/extensions", n=n)
 
     def sequence(self, wid: str, name: str) -> np.ndarray:
@@ -297,6 +343,7 @@ class Catalog:
 
     def export(self, wid: str, fmt: str = "oeis", n: int = 1000) -> str:
         """The entry in the OEIS internal format (``oeis``) or as a b-file."""
+        n = integer(n, "n")
         return self._text(f"/api/v1/entries/{self._part(wid)}/export", format=fmt, n=n)
 
     def search(self, terms: str | list[int], limit: int | None = None) -> list[Any]:
@@ -304,7 +351,7 @@ class Catalog:
         match ``id:``, ``keyword:`` or words), every page followed; at most
         ``limit`` results when given."""
         if not isinstance(terms, str):
-            terms = ",".join(str(int(t)) for t in terms)
+            terms = ",".join(str(integer(t, "terms")) for t in terms)
         found: list[Any] = []
         offset: int | None = 0
         page_size = min(self.page_size, MAX_SEARCH_LIMIT)
@@ -319,15 +366,47 @@ class Catalog:
 
     # -- pictures ----------------------------------------------------------
 
-    def positions_frame(self, wid: str, n: int):
+    def positions_frame(self, wid: str, n: int) -> Any:
         """The P-positions as a pandas DataFrame with columns x and y."""
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError(
-                "positions_frame needs pandas: pip install pandas"
-            ) from None
-        return pd.DataFrame(self.p_positions(wid, n), columns=["x", "y"])
+        return _pandas("positions_frame").DataFrame(
+            self.p_positions(wid, n), columns=["x", "y"]
+        )
+
+    def table_frame(
+        self, family: str, invariant: str, fix: list[str] | None = None
+    ) -> Any:
+        """:meth:`table` as a pandas DataFrame: rows and columns named by the
+        family's two free parameters, a cell None where the catalog holds no
+        such member (or it has no value)."""
+        pd = _pandas("table_frame")
+        doc = self.table(family, invariant, fix)
+        rows, columns = doc["rows"], doc["columns"]
+        frame = pd.DataFrame(
+            doc["cells"],
+            index=pd.Index(rows["values"], name=rows["name"]),
+            columns=pd.Index(columns["values"], name=columns["name"]),
+        )
+        frame.attrs.update(family=doc["family"], invariant=doc["invariant"])
+        return frame
+
+    def entries_frame(self, **filters: Any) -> Any:
+        """:meth:`entries` (the same filters) as a pandas DataFrame, one row an
+        entry indexed by ID: label, name, and a column per invariant shown."""
+        pd = _pandas("entries_frame")
+        rows = []
+        for entry in self.entries(**filters):
+            values = entry.get("values") or {}
+            rows.append(
+                {
+                    "id": entry["id"],
+                    "label": entry.get("label"),
+                    "name": entry["name"],
+                    **values,
+                }
+            )
+        return pd.DataFrame(
+            rows, columns=None if rows else ["id", "label", "name"]
+        ).set_index("id")
 
     def plot(self, wid: str, n: int, ax: Any = None) -> Any:
         """Draw the P-positions with x, y < n (the papers' pictures: x to the
@@ -336,10 +415,7 @@ class Catalog:
         try:
             import matplotlib.pyplot as plt
         except ImportError:
-            raise ImportError(
-                "plot needs matplotlib: pip install 'wythoff-catalog[plot]' "
-                "(or pip install matplotlib)"
-            ) from None
+            raise ImportError("plot needs matplotlib: pip install matplotlib") from None
         found = self.p_positions(wid, n)
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 6))
@@ -361,3 +437,11 @@ def _seconds(value: str | None) -> float | None:
         return max(0.0, float(value)) if value is not None else None
     except ValueError:
         return None
+
+
+def _pandas(method: str) -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(f"{method} needs pandas: pip install pandas") from None
+    return pandas

@@ -48,6 +48,8 @@ def materialize(module: ModuleType, _seen: set[str] | None = None) -> None:
     """Compile the deferred functions of ``module`` and of the modules its
     deferred functions can reach through their globals, and put the
     dispatchers in their place."""
+    if "numba" not in sys.modules:
+        _cache_in_user_folder()
     import numba
 
     seen = _seen if _seen is not None else set()
@@ -71,3 +73,16 @@ def materialize(module: ModuleType, _seen: set[str] | None = None) -> None:
 
 def _defers(module: ModuleType) -> bool:
     return any(isinstance(v, Deferred) for v in vars(module).values())
+
+
+def _cache_in_user_folder() -> None:
+    """``NUMBA_CACHE_DIR``, unless the user set it: the user's cache folder
+    (numba reads it once, when it is imported)."""
+    import os
+
+    import platformdirs
+
+    os.environ.setdefault(
+        "NUMBA_CACHE_DIR",
+        os.path.join(platformdirs.user_cache_dir("wythoff-catalog"), "numba"),
+    )
