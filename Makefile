@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-workers serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -41,6 +41,9 @@ bench-gate:  ## a reader beside 32 heavy clients, and the quota across processes
 
 bench-copy:  ## wythoff db copy into SQLite and PostgreSQL on the full family catalog (benchmarks/snapshot.py)
 	$(PY) benchmarks/snapshot.py
+
+bench-warm:  ## p99 of a fresh gunicorn's first 15 s under the mixed load (benchmarks/warm.py)
+	$(PY) benchmarks/warm.py
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py

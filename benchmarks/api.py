@@ -102,9 +102,14 @@ def wait_for(url: str, seconds: float = 120) -> None:
 
 @contextmanager
 def gunicorn(
-    app: str, env: dict[str, str], workers: int, check: str
+    app: str,
+    env: dict[str, str],
+    workers: int,
+    check: str,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[tuple[str, int]]:
-    """gunicorn as the README runs it, on a free loopback port."""
+    """gunicorn as the README runs it, on a free loopback port (``extra``:
+    more of gunicorn's options)."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -123,6 +128,7 @@ def gunicorn(
             "warning",
             "--chdir",
             str(Path(__file__).parent),
+            *extra,
             app,
         ],
         env=env,

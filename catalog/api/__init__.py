@@ -59,6 +59,9 @@ DEFAULTS: dict[str, Any] = {
     "COMPUTE_SLOTS_DIR": None,
     # Keys (X-API-Key) that name a client instead of its address.
     "API_KEYS": (),
+    # Load every kernel's machine code before serving (a second or two at
+    # start; with gunicorn --preload, once in the master for every worker).
+    "WARM": True,
     # Reverse proxies whose X-Forwarded-For names the client (addresses or
     # networks); from anyone else the header is not read.
     "TRUSTED_PROXIES": (),
@@ -92,9 +95,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["MIGRATE"]:
         store.engine  # noqa: B018  (building the engine runs the migrations)
     app.extensions["catalog"] = store
-    # A server pays numba's import once, at start, not inside the first
-    # request that computes (while other requests wait on its claim).
-    warm_kernels()
+    # A server pays numba's import and loads every kernel's machine code
+    # once, at start, not inside its first requests (while others wait).
+    warm_kernels(full=bool(app.config["WARM"]))
     app.extensions["catalog.pages"] = ResponseCache(app.config["RESPONSE_CACHE_BYTES"])
     app.register_blueprint(v1.bp)
     app.register_blueprint(families.bp)
@@ -108,15 +111,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-def warm_kernels() -> None:
-    """Import numba and make the kernels' dispatchers (machine code is
-    still compiled, or read from numba's cache, on first call)."""
+def warm_kernels(full: bool = True) -> None:
+    """Import numba and make the kernels' dispatchers; with ``full``, call
+    every kernel once (:mod:`catalog.compute.warm`), so that its machine code
+    is loaded from numba's cache (or compiled) before the first request."""
     from catalog.compute import altered, jit, kernel, special_kernel
 
     for module in (kernel, altered, special_kernel):
         jit.materialize(module)
     # identify's solver (OR-Tools): imported once, not by the first request.
     import catalog.compute.smallest  # noqa: F401
+
+    if full:
+        from catalog.compute.warm import warm_once
+
+        warm_once()
 
 
 def _retrying(view: Callable[..., Any]) -> Callable[..., Any]:
