@@ -219,17 +219,29 @@ def grundy(client, n, **headers):
 
 
 @pytest.fixture
-def tight(seeded_url, tmp_path):
-    """A server whose clients may compute 0.01 s a minute: one computation."""
-    app = make_app(
-        seeded_url,
-        False,
-        QUOTA_SECONDS=0.01,
-        QUOTA_NAMESPACE=namespace(),
-        COMPUTE_SLOTS_DIR=str(tmp_path / "slots"),
-    )
-    yield app
-    app.extensions["catalog"].dispose()
+def gated(seeded_url, tmp_path):
+    """Servers whose clients may compute 0.01 s a minute (one computation),
+    in a quota namespace of their own; ``config`` adds settings."""
+    apps = []
+
+    def build(**config):
+        defaults = {
+            "QUOTA_SECONDS": 0.01,
+            "QUOTA_NAMESPACE": namespace(),
+            "COMPUTE_SLOTS_DIR": str(tmp_path / "slots"),
+        }
+        app = make_app(seeded_url, False, **(defaults | config))
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.extensions["catalog"].dispose()
+
+
+@pytest.fixture
+def tight(gated):
+    return gated()
 
 
 def test_past_its_quota_a_client_gets_429_and_reads_go_on(tight):
@@ -256,86 +268,45 @@ def test_a_forged_forwarded_for_gains_nothing_without_a_trusted_proxy(tight):
         assert grundy(client, 61 + i, **forged).status_code == 429
 
 
-def test_behind_a_trusted_proxy_each_client_has_its_quota(seeded_url, tmp_path):
-    app = make_app(
-        seeded_url,
-        False,
-        QUOTA_SECONDS=0.01,
-        QUOTA_NAMESPACE=namespace(),
-        TRUSTED_PROXIES="127.0.0.1",
-        COMPUTE_SLOTS_DIR=str(tmp_path / "slots"),
-    )
-    client = app.test_client()
-    try:
-        one, two = (
-            {"X-Forwarded-For": "198.51.100.1"},
-            {"X-Forwarded-For": "198.51.100.2"},
-        )
-        assert grundy(client, 60, **one).status_code == 200
-        assert grundy(client, 61, **one).status_code == 429
-        assert grundy(client, 61, **two).status_code == 200
-        # What the client writes left of the proxy's entry is not believed.
-        forged = {"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}
-        assert grundy(client, 62, **forged).status_code == 429
-    finally:
-        app.extensions["catalog"].dispose()
+def test_behind_a_trusted_proxy_each_client_has_its_quota(gated):
+    client = gated(TRUSTED_PROXIES="127.0.0.1").test_client()
+    one = {"X-Forwarded-For": "198.51.100.1"}
+    two = {"X-Forwarded-For": "198.51.100.2"}
+    assert grundy(client, 60, **one).status_code == 200
+    assert grundy(client, 61, **one).status_code == 429
+    assert grundy(client, 61, **two).status_code == 200
+    # What the client writes left of the proxy's entry is not believed.
+    forged = {"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}
+    assert grundy(client, 62, **forged).status_code == 429
 
 
-def test_an_api_key_names_the_client(seeded_url, tmp_path):
-    app = make_app(
-        seeded_url,
-        False,
-        QUOTA_SECONDS=0.01,
-        QUOTA_NAMESPACE=namespace(),
-        API_KEYS="k1,k2",
-        COMPUTE_SLOTS_DIR=str(tmp_path / "slots"),
-    )
-    client = app.test_client()
-    try:
-        assert grundy(client, 60).status_code == 200
-        assert grundy(client, 61).status_code == 429
-        assert grundy(client, 61, **{"X-API-Key": "k1"}).status_code == 200
-        assert grundy(client, 62, **{"X-API-Key": "k1"}).status_code == 429
-        assert grundy(client, 62, **{"X-API-Key": "k2"}).status_code == 200
-        # An unknown key is no key: the address's spent quota.
-        assert grundy(client, 63, **{"X-API-Key": "guess"}).status_code == 429
-    finally:
-        app.extensions["catalog"].dispose()
+def test_an_api_key_names_the_client(gated):
+    client = gated(API_KEYS="k1,k2").test_client()
+    assert grundy(client, 60).status_code == 200
+    assert grundy(client, 61).status_code == 429
+    assert grundy(client, 61, **{"X-API-Key": "k1"}).status_code == 200
+    assert grundy(client, 62, **{"X-API-Key": "k1"}).status_code == 429
+    assert grundy(client, 62, **{"X-API-Key": "k2"}).status_code == 200
+    # An unknown key is no key: the address's spent quota.
+    assert grundy(client, 63, **{"X-API-Key": "guess"}).status_code == 429
 
 
-def test_the_quota_is_shared_by_two_apps_through_redis(seeded_url, tmp_path, redis_url):
-    config = {
-        "QUOTA_SECONDS": 0.01,
-        "QUOTA_STORAGE": redis_url,
-        "QUOTA_NAMESPACE": namespace(),
-        "COMPUTE_SLOTS_DIR": str(tmp_path / "slots"),
-    }
-    first = make_app(seeded_url, False, **config)
-    second = make_app(seeded_url, False, **config)
-    try:
-        assert grundy(first.test_client(), 60).status_code == 200
-        assert grundy(second.test_client(), 61).status_code == 429
-    finally:
-        first.extensions["catalog"].dispose()
-        second.extensions["catalog"].dispose()
+def test_the_quota_is_shared_by_two_apps_through_redis(gated, redis_url):
+    shared = {"QUOTA_STORAGE": redis_url, "QUOTA_NAMESPACE": namespace()}
+    first, second = gated(**shared), gated(**shared)
+    assert grundy(first.test_client(), 60).status_code == 200
+    assert grundy(second.test_client(), 61).status_code == 429
 
 
 @pytest.fixture
-def one_slot(seeded_url, tmp_path):
-    def build(**config):
-        app = make_app(
-            seeded_url,
-            False,
-            COMPUTE_SLOTS_DIR=str(tmp_path / "slots"),
-            **{"INLINE_SECONDS": 1, "COMPUTE_SLOTS": 1, **config},
-        )
-        apps.append(app)
-        return app
+def one_slot(gated):
+    """Servers with one compute slot (and room in the quota)."""
 
-    apps = []
-    yield build
-    for app in apps:
-        app.extensions["catalog"].dispose()
+    def build(**config):
+        settings = {"QUOTA_SECONDS": 100_000, "INLINE_SECONDS": 1, "COMPUTE_SLOTS": 1}
+        return gated(**(settings | config))
+
+    return build
 
 
 def test_with_every_slot_in_use_compute_is_refused_and_reads_answer(one_slot, tmp_path):
@@ -504,14 +475,7 @@ def test_the_one_user_server_has_no_quota_unless_asked(
     app.extensions["catalog"].dispose()
 
 
-def test_a_server_whose_quota_store_is_gone_still_computes(seeded_url, tmp_path):
-    app = make_app(
-        seeded_url,
-        False,
-        QUOTA_STORAGE="redis://127.0.0.1:1/0",  # nothing listens there
-        COMPUTE_SLOTS_DIR=str(tmp_path / "slots"),
-    )
-    try:
-        assert grundy(app.test_client(), 40).status_code == 200
-    finally:
-        app.extensions["catalog"].dispose()
+def test_a_server_whose_quota_store_is_gone_still_computes(gated):
+    # Nothing listens on port 1: every count goes to the process.
+    app = gated(QUOTA_SECONDS=100_000, QUOTA_STORAGE="redis://127.0.0.1:1/0")
+    assert grundy(app.test_client(), 40).status_code == 200
