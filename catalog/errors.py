@@ -25,6 +25,15 @@ class BadInput(CatalogError, ValueError):
     """An argument, parameter or definition that makes no sense (400)."""
 
 
+class Unprocessable(BadInput):
+    """Input that matches every rule the API's document states for each
+    parameter, but not together or not for this catalog (422): a position
+    outside the window ``n``, (0, 0) as a move, a field the family's members
+    lack. The message names the parameters."""
+
+    status = 422
+
+
 class NotFound(CatalogError, LookupError):
     """No entry, sequence, family or label of that name (404)."""
 

@@ -8,6 +8,13 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from catalog import service
 from catalog.api.errors import BadParameter
+from catalog.api.openapi import INAPPLICABLE
+from catalog.families.filters import (
+    ALIASES,
+    FIELDS,
+    MAX_CONDITION_LENGTH,
+    TABLE_EXTRAS,
+)
 
 bp = Blueprint("families", __name__, url_prefix="/api/v1")
 
@@ -80,7 +87,7 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                     param(
                         "invariant",
                         "query",
-                        {"type": "string"},
+                        {"enum": [*FIELDS, *ALIASES, *TABLE_EXTRAS]},
                         "offset, offset_dx, offset_dy, defects, saturation_column, "
                         "deviations, deviations_min, deviations_max, "
                         "adjoined_moves, one_p_per_column, symmetric, xref_class "
@@ -91,7 +98,15 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                         **param(
                             "fix",
                             "query",
-                            {"type": "array", "items": {"type": "string"}},
+                            {
+                                "type": "array",
+                                "items": {
+                                    "type": "string",
+                                    "maxLength": MAX_CONDITION_LENGTH,
+                                    "pattern": r"^[^=\x00]*=[^\x00]*$",
+                                },
+                                "maxItems": 3,
+                            },
                             "NAME=VALUE: fix a parameter of a family with more "
                             "than two (repeatable)",
                         ),
@@ -99,7 +114,10 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                         "explode": True,
                     },
                 ],
-                "responses": {"200": json(grid, "the table"), **errors(400, 404)},
+                "responses": {
+                    "200": json(grid, "the table"),
+                    **errors(400, 404, 422, unprocessable=INAPPLICABLE),
+                },
             }
         },
     }

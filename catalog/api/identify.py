@@ -33,11 +33,21 @@ def _store() -> service.Store:
 def _integer(body: dict[str, Any], name: str, low: int, high: int) -> int | None:
     if name not in body:
         return None
-    value = body[name]
-    if isinstance(value, bool) or not isinstance(value, int):
+    value = _whole(body[name])
+    if value is None:
         raise BadParameter(f"{name}: must be an integer")
     if not low <= value <= high:
         raise BadParameter(f"{name}: from {low} to {high}")
+    return value
+
+
+def _whole(value: Any) -> int | None:
+    """An integer of the JSON body, written 7 or 7.0 (JSON Schema's integer
+    is any number without a fraction); None for anything else."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
     return value
 
 
@@ -64,6 +74,9 @@ def identify() -> Response:
         isinstance(p, list) for p in positions
     ):
         raise BadParameter("positions: must be a list of pairs [x, y]")
+    positions = [
+        [w if (w := _whole(c)) is not None else c for c in pair] for pair in positions
+    ]
     n = _integer(body, "n", 1, MAX_IDENTIFY_N)
     limit = _integer(body, "limit", 1, MAX_IDENTIFY_LIMIT)
     symmetric = body.get("symmetric", False)
@@ -213,7 +226,9 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
         "moves with both components below n",
         required=True,
     )
-    wid = param("wid", "path", {"type": "string"}, "the entry's ID or label")
+    from catalog.api.openapi import ENTRY
+
+    wid = param("wid", "path", ENTRY, "the entry's ID or label")
     return {
         "/api/v1/identify": {
             "post": {
@@ -226,7 +241,12 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
                 },
                 "responses": {
                     "200": as_json(answer, "the answer"),
-                    **errors(400, 429),
+                    **errors(
+                        400,
+                        422,
+                        429,
+                        unprocessable="a position outside the window x, y < n",
+                    ),
                 },
             }
         },

@@ -66,7 +66,10 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                 "summary": "A job of the queue of fills: `wythoff jobs`",
                 "parameters": [
                     param(
-                        "job_id", "path", {"type": "integer", "minimum": 1}, "the job"
+                        "job_id",
+                        "path",
+                        {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                        "the job",
                     )
                 ],
                 "responses": {

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalog.config import INLINE_SECONDS, Settings
-from catalog.families.filters import FIELDS
+from catalog.families.filters import FIELDS, MAX_CONDITION_LENGTH, MAX_CONDITIONS
 from catalog.inputs import (
     MAX_KEYWORD_LENGTH,
     MAX_LIST_LIMIT,
     MAX_QUERY_LENGTH,
+    MAX_QUERY_WORDS,
     MAX_SEARCH_LIMIT,
     MAX_SEARCH_OFFSET,
 )
@@ -24,11 +25,33 @@ ID = {"type": "string", "pattern": "^W[0-9]{6}$", "example": "W000001"}
 #: What names an entry in a path: its ID or a family member's label.
 ENTRY = {
     "type": "string",
-    "pattern": r"^(W[0-9]{6}|[a-z][a-z0-9-]*(\.[A-Za-z0-9-]+)+)$",
+    # W and six digits, not all zero; or a label (family.P1.P2…).
+    "pattern": (
+        r"^(W(0{5}[1-9]|0{4}[1-9][0-9]|0{3}[1-9][0-9]{2}|00[1-9][0-9]{3}"
+        r"|0[1-9][0-9]{4}|[1-9][0-9]{5})|[a-z][a-z0-9-]*(\.[A-Za-z0-9-]+)+)$"
+    ),
     "example": "maharaja.1.2",
 }
 PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 ERROR = {"$ref": "#/components/schemas/Error"}
+#: FIELD OP VALUE (catalog.families.filters), without NUL characters.
+WHERE = r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(==|!=|<=|>=|=|<|>)[^\x00]*$"
+
+
+#: At most MAX_QUERY_WORDS words, without NUL.
+WORDS = rf"^\s*([^\s\x00]+\s+){{0,{MAX_QUERY_WORDS - 1}}}[^\s\x00]*\s*$"
+
+
+def _text(most: int) -> dict[str, Any]:
+    """A free text parameter: at most ``most`` characters, no NUL."""
+    return {"type": "string", "maxLength": most, "pattern": r"^[^\x00]*$"}
+
+
+#: The 422 of a field that no member of the family has.
+INAPPLICABLE = (
+    "a field (where, sort or a table's invariant) that no member of the family "
+    "has: box games have no deviations, Maharaja games no offset"
+)
 
 
 def _param(name: str, where: str, schema: dict[str, Any], text: str, required=False):
@@ -45,7 +68,13 @@ def _json(schema: dict[str, Any], text: str) -> dict[str, Any]:
     return {"description": text, "content": {"application/json": {"schema": schema}}}
 
 
-def _errors(*codes: int, budget: float = INLINE_SECONDS) -> dict[str, Any]:
+def _errors(
+    *codes: int, budget: float = INLINE_SECONDS, unprocessable: str | None = None
+) -> dict[str, Any]:
+    """The error answers of a route. 422 is the work budget on a route that
+    computes (which is then gated: 429 too), or ``unprocessable``: what a
+    request valid parameter by parameter may still fail (catalog.errors.
+    Unprocessable)."""
     texts = {
         400: "a parameter is missing or malformed",
         404: "no such entry, label, family (or sequence)",
@@ -59,7 +88,9 @@ def _errors(*codes: int, budget: float = INLINE_SECONDS) -> dict[str, Any]:
         "minute), or every compute slot of the server is in use: retry after "
         "Retry-After seconds; reads of what is stored are never refused so"
     )
-    if 422 in codes:  # every route that computes is gated
+    if unprocessable is not None:
+        texts[422] = unprocessable
+    elif 422 in codes and 429 not in codes:  # every route that computes is gated
         codes = (*codes, 429)
     out = {str(code): _json(ERROR, texts[code]) for code in codes}
     for code in (429, 503):
@@ -257,20 +288,21 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                     _param(
                         "keyword",
                         "query",
-                        {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
+                        _text(MAX_KEYWORD_LENGTH),
                         "only with this keyword",
                     ),
                     _param(
                         "q",
                         "query",
-                        {"type": "string", "maxLength": MAX_QUERY_LENGTH},
-                        "words of the name",
+                        {
+                            "type": "string",
+                            "maxLength": MAX_QUERY_LENGTH,
+                            "pattern": WORDS,
+                        },
+                        f"words of the name (at most {MAX_QUERY_WORDS})",
                     ),
                     _param(
-                        "family",
-                        "query",
-                        {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
-                        "only its members",
+                        "family", "query", _text(MAX_KEYWORD_LENGTH), "only its members"
                     ),
                     {
                         **_param(
@@ -280,8 +312,10 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                                 "type": "array",
                                 "items": {
                                     "type": "string",
-                                    "maxLength": MAX_KEYWORD_LENGTH,
+                                    "maxLength": MAX_CONDITION_LENGTH,
+                                    "pattern": WHERE,
                                 },
+                                "maxItems": MAX_CONDITIONS,
                             },
                             "FIELD OP VALUE, OP one of = != < <= > >= (a pair as "
                             "offset=12,7); fields: "
@@ -294,18 +328,25 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                     _param(
                         "sort",
                         "query",
-                        {"type": "string", "maxLength": MAX_KEYWORD_LENGTH},
+                        {
+                            "type": "string",
+                            "maxLength": MAX_KEYWORD_LENGTH,
+                            "pattern": r"^(-?[A-Za-z_][A-Za-z0-9_]*)?$",
+                        },
                         "FIELD or -FIELD (descending), then the ID; entries "
                         "without FIELD are left out",
                     ),
                     _param(
-                        "cursor", "query", {"type": "string"}, "from a previous 'next'"
+                        "cursor",
+                        "query",
+                        {"type": "string", "pattern": r"^[A-Za-z0-9_=-]{0,64}$"},
+                        "from a previous 'next' (one it did not give: 422)",
                     ),
                     _limit(MAX_LIST_LIMIT, "entries per page"),
                 ],
                 "responses": {
                     "200": _json(entries_page, "entries"),
-                    **_errors(400, 404),
+                    **_errors(400, 404, 422, unprocessable=INAPPLICABLE),
                 },
             }
         },
@@ -402,7 +443,11 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                     "200": _json(
                         {"$ref": "#/components/schemas/Adjoinable"}, "the answer"
                     ),
-                    **_errors(400),
+                    **_errors(
+                        400,
+                        422,
+                        unprocessable="(0, 0) is not a move: it takes no tokens",
+                    ),
                 },
             }
         },
@@ -426,7 +471,17 @@ def document(config: Mapping[str, Any]) -> dict[str, Any]:
                     ),
                     _limit(MAX_SEARCH_LIMIT, "results per page"),
                 ],
-                "responses": {"200": _json(search, "matches"), **_errors(400)},
+                "responses": {
+                    "200": _json(search, "matches"),
+                    **_errors(
+                        400,
+                        422,
+                        unprocessable="a query the search grammar refuses: fewer "
+                        "than 3 or more than the most terms, a term over the "
+                        "largest, digits other than 0-9, a malformed id:, more "
+                        "than 16 words",
+                    ),
+                },
             }
         },
         "/api/v1/entries/{wid}/export": {

@@ -13,6 +13,7 @@ from catalog import service
 from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
 from catalog.api.openapi import document
+from catalog.errors import Unprocessable
 from catalog.families import MAX_ID
 from catalog.inputs import MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, parse_int, parse_words
 
@@ -35,8 +36,12 @@ def int_arg(
     value: str | None = None,
 ) -> int:
     """An integer query (or path) parameter in ASCII digits, or a 400 naming
-    it (:func:`catalog.inputs.parse_int`, as the command line)."""
+    it (:func:`catalog.inputs.parse_int`, as the command line). Absent, it
+    is ``default``; empty (``limit=``), too on a page (a form's blank field)
+    but not in the JSON API, whose document says what an integer is."""
     text = request.args.get(name) if value is None else value
+    if text == "" and request.path.startswith("/api/"):
+        raise BadParameter(f"{name}: must be an integer, not empty")
     if text is None or text == "":
         if default is None:
             raise BadParameter(f"{name}: required")
@@ -85,9 +90,10 @@ def _decode_cursor(cursor: str) -> int:
     """The entry number a cursor of :func:`_encode_cursor` holds; anything
     else (too long, not base64, not that JSON, a number no ID can write) is
     a 400."""
-    bad = BadParameter("cursor: not a cursor this API gave out")
     if len(cursor) > MAX_CURSOR_LENGTH or not cursor.isascii():
-        raise bad
+        raise BadParameter("cursor: not a cursor this API gave out")
+    # Well formed (as the document says), but not one of ours.
+    bad = Unprocessable("cursor: not a cursor this API gave out")
     try:
         data = json.loads(base64.b64decode(cursor, altchars=b"-_", validate=True))
     except (ValueError, binascii.Error):

@@ -46,7 +46,7 @@ from math import isqrt
 from typing import Any
 
 from catalog.compute.closed import lower
-from catalog.errors import BadInput
+from catalog.errors import BadInput, Unprocessable
 
 ALREADY = "already a move of Wythoff's Nim"
 JOINS = "joins two P-positions"
@@ -120,7 +120,7 @@ def adjoinable(i: int, j: int) -> Adjoinable:
     if i < 0 or j < 0:
         raise BadInput(f"a move takes a non-negative number of tokens: ({i}, {j})")
     if i == j == 0:
-        raise BadInput("(0, 0) is not a move: it takes no tokens")
+        raise Unprocessable("(0, 0) is not a move: it takes no tokens")
     move = (i, j)
     if i == 0 or j == 0 or i == j:
         return Adjoinable(move, True, ALREADY)

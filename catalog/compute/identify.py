@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from catalog.errors import BadInput
+from catalog.errors import BadInput, Unprocessable
 from catalog.games.definition import MAX_RULES
 
 #: Largest window n of one identification (n × n cells, n² candidate steps).
@@ -96,7 +96,7 @@ class Window:
             if x < 0 or y < 0:
                 raise BadInput(f"positions[{i}]: ({x}, {y}) has a negative coordinate")
             if x >= n or y >= n:
-                raise BadInput(
+                raise Unprocessable(
                     f"positions[{i}]: ({x}, {y}) lies outside x, y < n = {n}"
                 )
             grid[x, y] = True

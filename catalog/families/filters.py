@@ -16,7 +16,7 @@ from typing import Any
 from catalog.compute import dictionary, offsets
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.compute.modes import column_mode
-from catalog.errors import BadInput
+from catalog.errors import BadInput, Unprocessable
 from catalog.families.spec import Family
 from catalog.games.definition import Definition
 
@@ -24,7 +24,10 @@ OPS = ("=", "!=", "<", "<=", ">", ">=")
 #: Most ``where`` conditions in one query, and the longest one.
 MAX_CONDITIONS = 16
 MAX_CONDITION_LENGTH = 100
-_WHERE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(==|!=|<=|>=|=|<|>)\s*(.*?)\s*\Z")
+#: FIELD OP VALUE: a request that does not match is a 400; one that does but
+#: names no field, or a value the field cannot take, is a 422 (Unprocessable).
+WHERE_PATTERN = r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(==|!=|<=|>=|=|<|>)\s*(.*?)\s*\Z"
+_WHERE = re.compile(WHERE_PATTERN)
 _INT = re.compile(r"[-+]?[0-9]{1,18}\Z", re.ASCII)
 _ID = re.compile(r"[Ww]([0-9]{6})\Z", re.ASCII)
 
@@ -123,10 +126,10 @@ def check_field(name: str, family: Family | None, members: list[Any] | None) -> 
         return
     if name not in FIELDS:
         known = ", ".join(field_names(family))
-        raise BadInput(f"unknown field {name!r} (fields: {known})")
+        raise Unprocessable(f"unknown field {name!r} (fields: {known})")
     if family is not None and members is not None:
         if not any(FIELDS[name].applies(m.game) for m in members):
-            raise BadInput(
+            raise Unprocessable(
                 f"the family {family.name} has no {name}: it applies to none of "
                 "its members"
             )
@@ -150,7 +153,7 @@ def parse_where(
         return _parameter_condition(family, name, op, raw)
     kind = FIELDS[name].kind
     if kind != "int" and op not in ("=", "!="):
-        raise BadInput(f"--where {text!r}: {name} takes only = and !=")
+        raise Unprocessable(f"--where {text!r}: {name} takes only = and !=")
     return Condition(name, op, parse_value(name, kind, raw))
 
 
@@ -160,7 +163,7 @@ def parse_value(name: str, kind: str, raw: str) -> Any:
     if kind == "pair":
         parts = raw.strip("()[] ").split(",")
         if len(parts) != 2:
-            raise BadInput(f"{name}: {raw!r} is not a pair such as 12,7")
+            raise Unprocessable(f"{name}: {raw!r} is not a pair such as 12,7")
         return (_int(name, parts[0].strip()), _int(name, parts[1].strip()))
     if kind == "bool":
         word = raw.lower()
@@ -168,16 +171,16 @@ def parse_value(name: str, kind: str, raw: str) -> Any:
             return True
         if word in ("false", "no", "0"):
             return False
-        raise BadInput(f"{name}: {raw!r} is not true or false")
+        raise Unprocessable(f"{name}: {raw!r} is not true or false")
     match = _ID.match(raw)
     if match is None or int(match.group(1)) == 0:
-        raise BadInput(f"{name}: {raw!r} is not an entry ID such as W000001")
+        raise Unprocessable(f"{name}: {raw!r} is not an entry ID such as W000001")
     return int(match.group(1))
 
 
 def _int(name: str, raw: str) -> int:
     if not _INT.match(raw):
-        raise BadInput(f"{name}: {raw!r} is not an integer")
+        raise Unprocessable(f"{name}: {raw!r} is not an integer")
     return int(raw)
 
 
@@ -185,12 +188,14 @@ def _parameter_condition(family: Family, name: str, op: str, raw: str) -> Condit
     position = [p.name for p in family.parameters].index(name)
     param = family.parameters[position]
     if param.type == "subset":
-        raise BadInput(f"{name}: a subset parameter is filtered by its label")
+        raise Unprocessable(f"{name}: a subset parameter is filtered by its label")
     if param.type == "enum":
         if op not in ("=", "!="):
-            raise BadInput(f"{name} takes only = and !=")
+            raise Unprocessable(f"{name} takes only = and !=")
         if raw not in param.values:
-            raise BadInput(f"{name}: {raw!r} is not one of {', '.join(param.values)}")
+            raise Unprocessable(
+                f"{name}: {raw!r} is not one of {', '.join(param.values)}"
+            )
         return Condition(name, op, param.values.index(raw), position)
     return Condition(name, op, _int(name, raw), position)
 
@@ -205,11 +210,11 @@ def parse_sort(text: str, family: Family | None, members: list[Any] | None) -> s
     check_field(name, family, members)
     if name in FIELDS and FIELDS[name].kind == "pair":
         parts = ("dx", "dy") if name == "offset" else ("min", "max")
-        raise BadInput(
+        raise Unprocessable(
             f"--sort {name}: a pair; sort by {name}_{parts[0]} or {name}_{parts[1]}"
         )
     if family is not None and name not in FIELDS:
         param = family.parameter(name)
         if param.type == "subset":
-            raise BadInput(f"--sort {name}: a subset parameter cannot be sorted")
+            raise Unprocessable(f"--sort {name}: a subset parameter cannot be sorted")
     return text

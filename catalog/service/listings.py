@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from catalog.errors import BadInput
+from catalog.errors import BadInput, Unprocessable
 from catalog.families import Family, FamilySet, Member
 from catalog.families.filters import (
     FIELDS,
@@ -230,7 +230,7 @@ def table(
     free = [i for i, p in enumerate(family.parameters) if i not in fixed]
     if len(free) != 2:
         names = ", ".join(p.name for p in family.parameters)
-        raise BadInput(
+        raise Unprocessable(
             f"a table needs two free parameters; {family.name} has {names}"
             + (f": fix {len(free) - 2} with --fix NAME=VALUE" if len(free) > 2 else "")
         )
@@ -270,21 +270,23 @@ def _fixed(family: Family, fix: Sequence[str]) -> dict[int, int]:
     for item in fix:
         name, sep, value = item.partition("=")
         name = name.strip()
-        if not sep or name not in names:
-            raise BadInput(
+        if not sep:
+            raise BadInput(f"--fix {item!r}: expected NAME=VALUE")
+        if name not in names:  # well formed, but not for this family
+            raise Unprocessable(
                 f"--fix {item!r}: expected NAME=VALUE with NAME one of "
                 f"{', '.join(names)}"
             )
         position = names.index(name)
         if position in out:
-            raise BadInput(f"--fix {name}: given twice")
+            raise Unprocessable(f"--fix {name}: given twice")
         param = family.parameters[position]
         if param.type == "subset":
-            raise BadInput(f"--fix {name}: a subset parameter cannot be fixed")
+            raise Unprocessable(f"--fix {name}: a subset parameter cannot be fixed")
         try:
             out[position] = param.code(param.parse([value.strip()]))
         except LabelError as exc:
-            raise BadInput(f"--fix {exc}") from None
+            raise Unprocessable(f"--fix {exc}") from None
     return out
 
 

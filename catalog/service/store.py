@@ -184,7 +184,12 @@ def entry_number(store: Store, text: str) -> int:
     # Not stored as written: a malformed label or an unknown family says so
     # here; a subset written in another order is looked up as written
     # canonically; else the member is not seeded.
-    member = store.families.parse_label(text)
+    from catalog.families.params import LabelError
+
+    try:
+        member = store.families.parse_label(text)
+    except LabelError as exc:  # well formed, but no member: not found
+        raise UnknownEntry(str(exc)) from None
     if member.label != text:
         with store.reading() as connection:
             number = labelled.entry_for_label(connection, member.label)

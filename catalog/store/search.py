@@ -48,7 +48,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from catalog.errors import BadInput
+from catalog.errors import BadInput, Unprocessable
 from catalog.inputs import (
     MAX_KEYWORD_LENGTH,
     MAX_QUERY_LENGTH,
@@ -82,8 +82,9 @@ BIT_FACTORS = 6
 LONGEST_FACTOR = 15
 
 
-class BadQuery(BadInput):
-    """A search query that cannot be run; the message says why."""
+class BadQuery(Unprocessable):
+    """A search query that cannot be run; the message says why (422: the
+    query's grammar is the document's description, not a pattern)."""
 
 
 def gram_hash(windows: np.ndarray) -> np.ndarray:

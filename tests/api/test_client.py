@@ -92,7 +92,7 @@ def test_arguments_are_escaped(cat):
     assert caught.value.status in (400, 404)
     with pytest.raises(CatalogError) as caught:
         cat.search("1,2 3?x=&q=4")
-    assert caught.value.status == 400
+    assert caught.value.status == 422  # one query, whole: not a list of terms
 
 
 def test_errors_are_the_catalogs_own(cat):

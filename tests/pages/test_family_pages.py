@@ -75,8 +75,8 @@ def test_a_family_without_two_free_parameters_fixes_the_first(client, seeded):
     [
         ("/families/nope", 404),
         ("/families/box?invariant=bogus", 400),
-        ("/families/box?invariant=deviation", 400),
-        ("/families/box?invariant=offset&fix=zz%3D1", 400),
+        ("/families/box?invariant=deviation", 422),
+        ("/families/box?invariant=offset&fix=zz%3D1", 422),
     ],
 )
 def test_bad_family_pages_are_html_errors(client, seeded, url, status):

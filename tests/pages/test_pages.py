@@ -125,8 +125,8 @@ def test_home_search_and_adjoinable(client):
         (f"/W000004?n={DEFAULTS['MAX_PLOT_N'] + 1}", 400),
         ("/adjoinable?i=1", 400),
         ("/adjoinable?i=1&j=-2", 400),
-        ("/adjoinable?i=0&j=0", 400),
-        ("/search?q=1,2", 400),
+        ("/adjoinable?i=0&j=0", 422),
+        ("/search?q=1,2", 422),
         ("/search?q=maharaja&offset=x", 400),
     ],
 )

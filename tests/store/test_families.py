@@ -10,7 +10,7 @@ from catalog.compute import dictionary
 from catalog.compute.sequences import column_sequence, is_symmetric
 from catalog.config import Settings
 from catalog.errors import BadInput, NotFound
-from catalog.families import FIRST_FAMILY_ID, LabelError
+from catalog.families import FIRST_FAMILY_ID
 from catalog.store.ids import UnknownEntry
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
@@ -119,7 +119,8 @@ def test_bad_labels_and_unseeded_members(make_store):
         service.show(store, "box.3.3")
     with pytest.raises(NotFound, match="unknown family 'boxes'"):
         service.show(store, "boxes.3.3")
-    with pytest.raises(LabelError, match="a: 9 is out of range 1..5"):
+    # Well formed, but no member: not found (404), saying why.
+    with pytest.raises(UnknownEntry, match="a: 9 is out of range 1..5"):
         service.show(store, "box.9.3")
     with pytest.raises(BadInput, match="not an entry ID"):
         service.show(store, "W12")
