@@ -94,9 +94,6 @@ CONSTANTS: dict[str, Rate] = {
     "store": Rate(column=2.5e-6),
     "derive": Rate(column=1.6e-6),
     "resume": Rate(column=5.0e-7),
-    # per committed chunk (a transaction, the extent, the heartbeat): set from
-    # the commits of tests/store, not measured by benchmarks/cost.py
-    "commit": Rate(column=5.0e-3),
 }
 
 

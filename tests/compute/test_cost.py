@@ -239,3 +239,66 @@ def test_grundy_estimate_is_within_a_generous_factor_of_a_real_timing():
     measured = best_of_three(lambda: json_rows(grundy(game, n), 0, n))
     assert measured < 20 * estimate + 0.05
     assert estimate < 40 * measured + 0.05
+
+
+def test_density_grows_at_most_linearly_with_the_height(monkeypatch):
+    """Between the probes the density may grow eightfold (a sparse start):
+    the extrapolation stays linear in the height, not faster."""
+    game = canonicalize(BOX)
+    monkeypatch.setattr(cost, "_probe", lambda g: (1.0, 8.0))
+    assert cost.density(game, 8 * cost.PROBE) == pytest.approx(1.25 * 8.0 * 4)
+    monkeypatch.setattr(cost, "_probe", lambda g: (4.0, 4.0))
+    assert cost.density(game, 8 * cost.PROBE) == pytest.approx(1.25 * 4.0)
+
+
+def test_an_empty_probe_counts_one_position_a_column(monkeypatch):
+    """A probe box without P-positions (no division by zero): one a column."""
+    import numpy as np
+
+    class Empty:
+        def __init__(self, game, height):
+            pass
+
+        def advance(self, x):
+            return np.zeros((0, 2), dtype=np.int64)
+
+    monkeypatch.setattr(cost, "GeneralSweep", Empty)
+    cost._probe.cache_clear()
+    try:
+        game = canonicalize({"rays": [[1, 1]], "moves": [[5, 0]]})
+        assert cost._probe(game) == (1.0, 1.0)
+        assert cost.density(game, 4096) == pytest.approx(1.25)
+    finally:
+        cost._probe.cache_clear()
+
+
+def test_a_box_between_the_sure_fit_and_the_limit_is_probed():
+    """Past the size where every cell would fit, the density decides: about
+    n / 2 a column at n = 20,000 is 12 GB, refused."""
+    from catalog.errors import TooMuchWork
+
+    grows = canonicalize({"moves": [[1, 1]]})
+    with pytest.raises(TooMuchWork):
+        cost.check_box_memory(grows, 20_000)
+
+
+def test_storing_a_continued_box_counts_its_own_height():
+    """A box 3000 rows high continued to the right stores and derives at the
+    density of its 3000 rows, not of the window asked for."""
+    c = cost.CONSTANTS
+    game = canonicalize({"moves": [[1, 1]]})  # the density grows with the height
+    d3000, d2000 = cost.density(game, 3000), cost.density(game, 2000)
+    assert d3000 > d2000
+    assert cost.fill_seconds(game, 1000, 3000, 2000) == pytest.approx(
+        c["resume"].column * 1000
+        + cost.engine_seconds("box", game, 1000, 2000, 3000)
+        + c["store"].column * d3000 * 1000
+        + c["derive"].column * d3000 * 2000
+    )
+
+
+def test_the_constants_cannot_be_changed_in_place():
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cost.CONSTANTS["store"].column = 1.0  # type: ignore[misc]
