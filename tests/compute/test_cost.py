@@ -69,7 +69,7 @@ def test_chunks_are_sized_by_time_within_the_column_bound():
     slow, fast = seed("W000023"), seed("W000001")
     assert cost.chunk_columns(fast, 0, 1.0, 65_536) == 65_536
     width = cost.chunk_columns(slow, 10_000, 0.01, 65_536)
-    assert 1 <= width < 65_536
+    assert type(width) is int and 1 <= width < 65_536  # a number of columns
     assert cost.chunk_seconds(slow, 10_000, 10_000 + width) <= 0.01
     assert cost.chunk_seconds(slow, 10_000, 10_000 + width + 1) > 0.01
     # Every engine is linear in the columns: the same width further out.
@@ -302,3 +302,26 @@ def test_the_constants_cannot_be_changed_in_place():
 
     with pytest.raises(dataclasses.FrozenInstanceError):
         cost.CONSTANTS["store"].column = 1.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("engine", list(GAMES))
+def test_p_positions_costs_its_engine_over_the_whole_window(engine):
+    """catalog.p_positions computes the columns [0, n) of its engine (n rows
+    in box mode), nothing stored: exactly that estimate. Wythoff's Nim and
+    the altered games have their closed forms there."""
+    game, n = GAMES[engine]
+    used = engine if engine in ("closed", "altered") else cost.fill_engine(game)
+    expected = cost.engine_seconds(used, game, 0, n, n)
+    assert cost.p_positions_seconds(game, n) == expected
+    assert cost.p_positions_seconds(game, 2 * n) > expected
+
+
+def test_rules_count_rays_moves_and_special_rules():
+    assert cost.rules(seed("W000001")) == 3
+    assert cost.rules(seed("W000004")) == 5
+    assert cost.rules(seed("W000022")) == 4  # Wythoff's rays and Ho's rule
+
+
+def test_no_constant_is_negative():
+    for name, rate in cost.CONSTANTS.items():
+        assert rate.column > 0 and rate.cell >= 0, name
