@@ -325,3 +325,15 @@ def test_rules_count_rays_moves_and_special_rules():
 def test_no_constant_is_negative():
     for name, rate in cost.CONSTANTS.items():
         assert rate.column > 0 and rate.cell >= 0, name
+
+
+def test_a_column_holds_as_many_positions_as_its_vertical_rays_period():
+    """The vertical ray (0, 3) leaves up to 3 P-positions a column: storing
+    them costs three times a column's worth (a column game's own period, not
+    its transpose's)."""
+    c = cost.CONSTANTS
+    game, _ = GAMES["general"]
+    assert cost.fill_engine(game) == "general"
+    assert cost.chunk_seconds(game, 0, 1000) == pytest.approx(
+        cost.engine_seconds("general", game, 0, 1000) + c["store"].column * 3 * 1000
+    )
