@@ -190,6 +190,8 @@ def test_a_box_too_big_names_its_largest_n():
     assert cost.box_bytes(grows, largest + 1) > cost.MAX_BOX_BYTES
     need = cost.box_bytes(grows, 100_000)
     assert f"need about {need / 2**20:.0f} MB" in str(refused.value)
+    positions = 100_000 * cost.density(grows, 100_000)
+    assert f"hold about {positions:.3g} P-positions" in str(refused.value)
 
 
 def best_of_three(func):
@@ -253,6 +255,9 @@ def test_density_grows_at_most_linearly_with_the_height(monkeypatch):
     assert cost.density(game, 2 * cost.PROBE) == 8.0
     monkeypatch.setattr(cost, "_probe", lambda g: (4.0, 4.0))
     assert cost.density(game, 8 * cost.PROBE) == pytest.approx(1.25 * 4.0)
+    # A density that fell between the probes is not extrapolated downwards.
+    monkeypatch.setattr(cost, "_probe", lambda g: (4.0, 2.0))
+    assert cost.density(game, 8 * cost.PROBE) == pytest.approx(1.25 * 2.0)
 
 
 def test_an_empty_probe_counts_one_position_a_column(monkeypatch):
