@@ -2,8 +2,9 @@
 
 from alembic import command
 from alembic.script import ScriptDirectory
-from sqlalchemy import insert, inspect, select
+from sqlalchemy import inspect, select, text
 
+from catalog.store import search
 from catalog.store.db import (
     alembic_config,
     head_revision,
@@ -12,8 +13,9 @@ from catalog.store.db import (
     upgrade_to_head,
 )
 from catalog.store.fill import fill
-from catalog.store.models import Base, SearchGram
+from catalog.store.models import Base
 from catalog.store.seed import load_seeds
+from catalog.store.tables import search_postings
 
 
 def test_the_head_read_from_file_names_is_alembics():
@@ -47,31 +49,46 @@ def test_upgrade_check_downgrade_upgrade(fresh_url):
         engine.dispose()
 
 
-def test_0006_rebuilds_the_bit_rows_of_the_search_index(fresh_url):
-    """A catalog indexed the old way (16-bit grams, kind 5) gets the bit
-    sequences' runs (kind 6) on upgrade, the same rows a fill writes."""
+def _postings(conn) -> set[tuple[int, int, int]]:
+    """The index's (kind, gram, entry) triples, whatever its segments."""
+    rows = conn.execute(
+        select(
+            search_postings.c.kind, search_postings.c.gram, search_postings.c.entries
+        )
+    ).all()
+    return {
+        (kind, gram, int(entry))
+        for kind, gram, blob in rows
+        for entry in search.unpack(blob)
+    }
+
+
+def test_0010_rebuilds_the_search_index_from_the_sequences(fresh_url):
+    """A catalog with the old index (search_grams, here with a stray row)
+    gets the postings a fill writes, and the old table goes."""
     engine = make_engine(fresh_url)
     try:
         upgrade_to_head(engine)
         maker = make_sessionmaker(engine)
         with maker.begin() as session:
             load_seeds(session)
-        fill(maker, 4, 300)  # Maharaja Nim: its y, a, b, b-a and bits
-        rows = select(SearchGram.gram, SearchGram.entry_id, SearchGram.position)
+        for number in (1, 4, 7):  # Wythoff, Maharaja Nim, a Nimhoff game
+            fill(maker, number, 300)
         with engine.connect() as conn:
-            written = set(conn.execute(rows.where(SearchGram.kind == 6)).all())
-        assert written
+            written = _postings(conn)
+            found = search.search(conn, {"terms": [1, 2, 4, 5]})
+        assert {entry for _, _, entry in written} == {1, 4, 7}
+        assert {kind for kind, _, _ in written} == {1, 2, 3, 4, 6, search.HEAD}
         with engine.begin() as connection:
             cfg = alembic_config(engine)
             cfg.attributes["connection"] = connection
-            command.downgrade(cfg, "0005")
-            connection.execute(
-                insert(SearchGram),
-                [{"gram": 1, "entry_id": 4, "kind": 5, "position": 0}],
-            )
+            command.downgrade(cfg, "0009")
+            assert "search_postings" not in inspect(connection).get_table_names()
+            connection.execute(text("INSERT INTO search_grams VALUES (1, 4, 5, 0)"))
             command.upgrade(cfg, "head")
         with engine.connect() as conn:
-            assert set(conn.execute(rows.where(SearchGram.kind == 6)).all()) == written
-            assert conn.execute(rows.where(SearchGram.kind == 5)).all() == []
+            assert _postings(conn) == written
+            assert search.search(conn, {"terms": [1, 2, 4, 5]}) == found
+            assert "search_grams" not in inspect(conn).get_table_names()
     finally:
         engine.dispose()

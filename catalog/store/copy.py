@@ -44,7 +44,8 @@ from catalog.store.tables import (
     invariants,
     labels,
     p_chunks,
-    search_grams,
+    search_postings,
+    search_segments,
     sequences,
     window_prints,
     xrefs,
@@ -61,7 +62,8 @@ TABLES: tuple[Table, ...] = (
     sequences,
     bitstrings,
     p_chunks,
-    search_grams,
+    search_segments,
+    search_postings,
     window_prints,
     xrefs,
     invariants,
@@ -134,6 +136,7 @@ def copy(
         )
     with target.begin() as writing:
         _restart_sequences(writing)
+        _drop_merged(source, writing)
     _check(source, target, report)
     return report
 
@@ -175,13 +178,27 @@ def _restart_sequences(connection: Connection) -> None:
     """PostgreSQL's serial numbers continue after the copied ones."""
     if connection.dialect.name != "postgresql":
         return
-    for table in (alterations, games):
+    for table in (alterations, games, search_segments):
         connection.execute(
             text(
                 f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                 f"coalesce(max(id), 1), max(id) IS NOT NULL) FROM {table.name}"
             )
         )
+
+
+def _drop_merged(source: Engine, writing: Connection) -> None:
+    """Drop the target's search segments that the source no longer has (it
+    merged them since an earlier copy): their postings are in the merged
+    segment copied now."""
+    with source.connect() as reading:
+        ours = set(reading.scalars(select(search_segments.c.id)))
+    gone = set(writing.scalars(select(search_segments.c.id))) - ours
+    if gone:
+        writing.execute(
+            search_postings.delete().where(search_postings.c.segment.in_(gone))
+        )
+        writing.execute(search_segments.delete().where(search_segments.c.id.in_(gone)))
 
 
 def _check(source: Engine, target: Engine, report: Report) -> None:

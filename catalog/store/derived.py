@@ -194,20 +194,11 @@ def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
 
 def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
     # Candidates from the search index: entries whose y starts the same way.
-    from catalog.store.models import CrossReference, SearchGram
+    from catalog.store.models import CrossReference
     from catalog.store.models import Sequence as SequenceRow
-    from catalog.store.search import gram_hash  # as in reindex: writes only
+    from catalog.store.search import heads  # as in reindex: writes only
 
-    same_start = (
-        select(SearchGram.entry_id)
-        .where(
-            SearchGram.gram == int(gram_hash(np.asarray(column[:3])[None, :])[0]),
-            SearchGram.kind == 1,
-            SearchGram.position == 0,
-            SearchGram.entry_id != entry_id,
-        )
-        .scalar_subquery()
-    )
+    same_start = [int(e) for e in heads(session, column) if e != entry_id]
     others = session.execute(
         select(SequenceRow.entry_id, SequenceRow.encoding, SequenceRow.data).where(
             SequenceRow.name == "y", SequenceRow.entry_id.in_(same_start)
@@ -235,16 +226,26 @@ RELATION = "same-p-positions"
 def reindex(session: Session) -> int:
     """Rebuild the search index from every stored sequence, and the window
     prints from the stored P-positions; return the entries indexed."""
-    from catalog.store import prints
+    from catalog.store import prints, search
     from catalog.store.models import Sequence as SequenceRow
-    from catalog.store.search import index_sequences
 
-    numbers = list(session.scalars(select(SequenceRow.entry_id).distinct()))
-    for number in numbers:
-        found = read_sequences(session, number)
-        index_sequences(session, number, {k: v["terms"] for k, v in found.items()})
+    numbers = list(
+        session.scalars(
+            select(SequenceRow.entry_id).distinct().order_by(SequenceRow.entry_id)
+        )
+    )
+    done = search.rebuild(
+        session,
+        (
+            (
+                number,
+                {k: v["terms"] for k, v in read_sequences(session, number).items()},
+            )
+            for number in numbers
+        ),
+    )
     prints.rebuild(session)
-    return len(numbers)
+    return done
 
 
 def read_invariants(session: Reader, entry_id: int, version: int) -> dict | None:

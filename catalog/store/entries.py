@@ -29,7 +29,6 @@ from catalog.store.models import (
     Invariants,
     Label,
     PositionChunk,
-    SearchGram,
     utcnow,
 )
 from catalog.store.models import Sequence as SequenceRow
@@ -174,7 +173,6 @@ def clear_results(session: Session, entry: Entry) -> None:
     for model in (
         PositionChunk,
         SequenceRow,
-        SearchGram,
         Bitstring,
         Facts,
         Invariants,

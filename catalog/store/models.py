@@ -34,7 +34,7 @@ __all__ = [
     "Invariants",
     "Label",
     "PositionChunk",
-    "SearchGram",
+    "SearchSegment",
     "Sequence",
     "utcnow",
 ]
@@ -158,15 +158,14 @@ class Sequence(Base):
     description: Mapped[str]
 
 
-class SearchGram(Base):
-    """Inverted index of sequence terms (see :data:`tables.search_grams`)."""
+class SearchSegment(Base):
+    """A segment of the search index (see :data:`tables.search_segments`)."""
 
-    __table__ = tables.search_grams
+    __table__ = tables.search_segments
 
-    gram: Mapped[int]
-    entry_id: Mapped[int]
-    kind: Mapped[int]
-    position: Mapped[int]
+    id: Mapped[int]
+    entries: Mapped[int]
+    level: Mapped[int]
 
 
 class Bitstring(Base):

@@ -32,13 +32,13 @@ first match.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 from sqlalchemy import (
+    Connection,
     LargeBinary,
-    TextClause,
     bindparam,
     delete,
     func,
@@ -60,9 +60,12 @@ from catalog.inputs import (
 from catalog.store import chunks
 from catalog.store.db import Reader
 from catalog.store.ids import BadId, format_id, parse_id
-from catalog.store.models import Entry, EntryKeyword, Label, SearchGram
+from catalog.store.models import Entry, EntryKeyword, Label
 from catalog.store.models import Sequence as SequenceRow
+from catalog.store.tables import search_postings, search_segments
 
+#: What the index's writes take: a session, or a connection (migrations).
+Writer = Session | Connection
 #: Terms of each sequence that are indexed (and searched).
 INDEXED_TERMS = 1000
 #: Fewest and most terms in one query.
@@ -73,13 +76,22 @@ MAX_TERM = 2**62 - 1
 #: Sequences in order of specificity (ties in ranking go to the earlier one).
 KINDS = {"y": 1, "a": 2, "b": 3, "b-a": 4, "bits": 5}
 NAMES = {code: name for name, code in KINDS.items()}
-#: Gram length of the integer sequences' index rows (``kind`` = their code).
-GRAM = {1: 3, 2: 3, 3: 3, 4: 3}
+#: Gram length of the integer sequences' index (``kind`` = their code).
+GRAM = 3
 #: The bit sequences are indexed by their distinct factors (runs) of
-#: MIN_QUERY_TERMS to LONGEST_FACTOR bits, each at its first place, under
-#: this ``kind``. (Row kind 5, 16-bit grams, was an older index: reindex.)
+#: MIN_QUERY_TERMS to LONGEST_FACTOR bits, under this ``kind``; the gram is
+#: the run itself, ``1 << length | bits`` (no hash).
 BIT_FACTORS = 6
 LONGEST_FACTOR = 15
+#: The first HEAD_TERMS terms of y(x), hashed, under this ``kind``: the
+#: cross-references' candidates (games whose P-positions agree that far).
+HEAD = 7
+HEAD_TERMS = 100
+#: Grams of one query read from the index (spread over it); the rest of
+#: the query is checked against the stored terms.
+READ_GRAMS = 8
+#: Segments of one level merged into one of the next.
+FANOUT = 4
 
 
 class BadQuery(Unprocessable):
@@ -88,81 +100,306 @@ class BadQuery(Unprocessable):
 
 
 def gram_hash(windows: np.ndarray) -> np.ndarray:
-    """A 63-bit hash of each row of ``windows`` (k terms per row): FNV-style
-    multiply and xor-shift, vectorised over rows. Collisions only cost a
-    check: every candidate is compared with the query term by term."""
+    """A 32-bit hash (signed) of each row of ``windows`` (k terms per row):
+    FNV-style multiply and xor-shift, vectorised over rows. Collisions only
+    cost a check: every candidate is compared with the query term by term."""
     rows = np.asarray(windows, dtype=np.int64).astype(np.uint64)
     h = np.full(len(rows), 0xCBF29CE484222325, dtype=np.uint64)
     for j in range(rows.shape[1]):
         h ^= rows[:, j]
         h *= np.uint64(0x100000001B3)
         h ^= h >> np.uint64(29)
-    return (h >> np.uint64(1)).astype(np.int64)
+    return (h >> np.uint64(32)).astype(np.int64) - 2**31
 
 
-def gram_rows(entry_id: int, name: str, terms: np.ndarray) -> list[dict[str, int]]:
+def grams(name: str, terms: np.ndarray) -> tuple[int, np.ndarray] | None:
+    """``(kind, distinct grams)`` of a stored sequence, None if it is not
+    searched."""
     code = KINDS.get(name)
     if code is None:
-        return []
+        return None
     terms = np.asarray(terms[:INDEXED_TERMS], dtype=np.int64)
     if code == KINDS["bits"]:
-        return _factor_rows(entry_id, terms)
-    k = GRAM[code]
-    if len(terms) < k:
-        return []
-    windows = np.lib.stride_tricks.sliding_window_view(terms, k)
-    # One row per (gram, position): the primary key.
+        return BIT_FACTORS, bit_factors(terms)
+    if len(terms) < GRAM:
+        return code, np.empty(0, dtype=np.int64)
+    windows = np.lib.stride_tricks.sliding_window_view(terms, GRAM)
+    return code, np.unique(gram_hash(windows))
+
+
+def head_gram(column: np.ndarray) -> int | None:
+    """The HEAD gram of a y(x) sequence (None if shorter than HEAD_TERMS)."""
+    if len(column) < HEAD_TERMS:
+        return None
+    head = np.asarray(column[:HEAD_TERMS], dtype=np.int64)
+    # A different seed from the 3-grams' (the term count first).
+    return int(gram_hash(np.r_[HEAD_TERMS, head][np.newaxis, :])[0])
+
+
+def bit_runs(bits: np.ndarray, length: int) -> np.ndarray:
+    """The gram of each run of ``length`` bits in ``bits``, by place."""
+    windows = np.lib.stride_tricks.sliding_window_view(bits, length)
+    return (windows @ (1 << np.arange(length, dtype=np.int64))) | (1 << length)
+
+
+def bit_factors(bits: np.ndarray) -> np.ndarray:
+    """The distinct runs of MIN_QUERY_TERMS .. LONGEST_FACTOR bits."""
+    if bits.size and (bits.min() < 0 or bits.max() > 1):
+        # Not a bit sequence: nothing a 0/1 query could match.
+        return np.empty(0, dtype=np.int64)
+    found = [
+        np.unique(bit_runs(bits, length))
+        for length in range(MIN_QUERY_TERMS, min(LONGEST_FACTOR, bits.size) + 1)
+    ]
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+
+
+def entry_grams(sequences: dict[str, np.ndarray]) -> dict[int, np.ndarray]:
+    """kind -> distinct grams, for an entry's sequences by name."""
+    out: dict[int, np.ndarray] = {}
+    for name, terms in sequences.items():
+        found = grams(name, terms)
+        if found is not None and found[1].size:
+            out[found[0]] = found[1]
+    if "y" in sequences:
+        head = head_gram(sequences["y"])
+        if head is not None:
+            out[HEAD] = np.array([head], dtype=np.int64)
+    return out
+
+
+# -- posting lists ---------------------------------------------------------
+
+
+def pack(entries: np.ndarray) -> bytes:
+    """Ascending entry numbers as LEB128 deltas (the first as itself)."""
+    values = np.diff(np.asarray(entries, dtype=np.int64), prepend=0)
+    return _varints(values.astype(np.uint64)).tobytes()
+
+
+def _varints(values: np.ndarray) -> np.ndarray:
+    """LEB128 bytes of each value (< 2^35), one after another."""
+    sizes = np.ones(len(values), dtype=np.int64)
+    for bits in (7, 14, 21, 28):
+        sizes += values >= np.uint64(1 << bits)
+    out = np.empty(int(sizes.sum()), dtype=np.uint8)
+    starts = np.cumsum(sizes) - sizes
+    for j in range(5):
+        has = sizes > j
+        byte = (values[has] >> np.uint64(7 * j)) & np.uint64(0x7F)
+        more = (sizes[has] > j + 1).astype(np.uint64) << np.uint64(7)
+        out[starts[has] + j] = (byte | more).astype(np.uint8)
+    return out
+
+
+def unpack(blob: bytes) -> np.ndarray:
+    """The entry numbers of a posting list (:func:`pack`'s inverse)."""
+    return np.cumsum(_values(np.frombuffer(blob, dtype=np.uint8)))
+
+
+def _values(data: np.ndarray) -> np.ndarray:
+    """The values of consecutive LEB128 varints."""
+    if not data.size:
+        return np.empty(0, dtype=np.int64)
+    last = data < 0x80
+    starts = np.flatnonzero(np.r_[True, last[:-1]])
+    place = np.arange(data.size) - np.repeat(starts, np.diff(np.r_[starts, data.size]))
+    parts = (data & 0x7F).astype(np.int64) << (7 * place)
+    return np.add.reduceat(parts, starts)
+
+
+def _posting_rows(
+    segment: int, kinds: np.ndarray, grams_: np.ndarray, entries: np.ndarray
+) -> list[dict[str, Any]]:
+    """The rows of a segment from its (kind, gram, entry) triples."""
+    order = np.lexsort((entries, grams_, kinds))
+    kinds, grams_, entries = kinds[order], grams_[order], entries[order]
+    new = np.r_[True, (kinds[1:] != kinds[:-1]) | (grams_[1:] != grams_[:-1])]
+    repeated = np.r_[False, ~new[1:] & (entries[1:] == entries[:-1])]
+    keep = ~repeated
+    kinds, grams_, entries, new = kinds[keep], grams_[keep], entries[keep], new[keep]
+    deltas = np.where(new, entries, np.diff(entries, prepend=0))
+    data = _varints(deltas.astype(np.uint64)).tobytes()
+    sizes = np.ones(len(deltas), dtype=np.int64)
+    for bits in (7, 14, 21, 28):
+        sizes += deltas >= 1 << bits
+    ends = np.cumsum(sizes)
+    firsts = np.flatnonzero(new)
+    lasts = np.r_[firsts[1:], len(deltas)] - 1
+    begins = (ends - sizes)[firsts]
     return [
-        {"gram": int(g), "entry_id": entry_id, "kind": code, "position": i}
-        for i, g in enumerate(gram_hash(windows).tolist())
+        {"segment": segment, "kind": k, "gram": g, "entries": data[b:e]}
+        for k, g, b, e in zip(
+            kinds[firsts].tolist(),
+            grams_[firsts].tolist(),
+            begins.tolist(),
+            ends[lasts].tolist(),
+            strict=True,
+        )
     ]
 
 
-def _factor_rows(entry_id: int, bits: np.ndarray) -> list[dict[str, int]]:
-    """One row per distinct factor of MIN_QUERY_TERMS .. LONGEST_FACTOR bits,
-    at its first place."""
-    if bits.size and (bits.min() < 0 or bits.max() > 1):
-        return []  # not a bit sequence: nothing a 0/1 query could match
-    seen: dict[tuple[int, int], dict[str, int]] = {}
-    for length in range(MIN_QUERY_TERMS, LONGEST_FACTOR + 1):
-        if bits.size < length:
-            break
-        windows = np.lib.stride_tricks.sliding_window_view(bits, length)
-        codes = windows @ (1 << np.arange(length, dtype=np.int64))
-        _, first = np.unique(codes, return_index=True)
-        for g, place in zip(
-            gram_hash(windows[first]).tolist(), first.tolist(), strict=True
-        ):
-            row = {"gram": g, "entry_id": entry_id, "kind": BIT_FACTORS}
-            seen[(g, place)] = {**row, "position": place}
-    return list(seen.values())
+def level_of(entries: int) -> int:
+    """The level of a segment of ``entries`` entries: about log4."""
+    return max(0, (max(1, entries).bit_length() - 1) // 2)
 
 
 def index_sequences(
     session: Session, entry_id: int, sequences: dict[str, np.ndarray]
 ) -> None:
-    """Replace the entry's rows in the index by those of ``sequences``."""
-    session.execute(delete(SearchGram).where(SearchGram.entry_id == entry_id))
-    rows = [
-        r for name, terms in sequences.items() for r in gram_rows(entry_id, name, terms)
+    """Index one entry's ``sequences``; see :func:`index_entries`."""
+    index_entries(session, {entry_id: sequences})
+
+
+def index_entries(session: Writer, sequences: dict[int, dict[str, np.ndarray]]) -> None:
+    """Index the sequences (name -> terms) of each entry: one new segment
+    for all of them, then the merges it makes due (:func:`merge`).
+
+    An entry indexed before keeps its older postings until a merge or
+    ``wythoff db reindex``: a search checks every candidate against the
+    stored terms, so an older posting can only add a candidate, never a
+    match, and the new postings hold every gram of the new terms."""
+    triples = [
+        (kind, found, entry_id)
+        for entry_id, named in sequences.items()
+        for kind, found in entry_grams(named).items()
     ]
-    if not rows:
+    if not triples:
         return
-    connection = session.connection()
+    kinds = np.concatenate([np.full(len(g), k) for k, g, _ in triples])
+    grams_ = np.concatenate([g for _, g, _ in triples])
+    entries = np.concatenate([np.full(len(g), e) for _, g, e in triples])
+    _write_segment(session, len(sequences), kinds, grams_, entries)
+    merge(session)
+
+
+def _write_segment(
+    session: Writer,
+    count: int,
+    kinds: np.ndarray,
+    grams_: np.ndarray,
+    entries: np.ndarray,
+) -> None:
+    segment = session.execute(
+        insert(search_segments)
+        .values(entries=count, level=level_of(count))
+        .returning(search_segments.c.id)
+    ).scalar_one()
+    rows = _posting_rows(segment, kinds, grams_, entries)
+    connection = session.connection() if isinstance(session, Session) else session
     if connection.dialect.name == "postgresql":
-        # COPY: psycopg's executemany sends one statement per row (a few
-        # thousand rows an entry, 40 ms of round trips for each 100).
+        # COPY: psycopg's executemany sends one statement per row.
         raw = connection.connection.driver_connection
         assert raw is not None
         with raw.cursor() as cursor, cursor.copy(_COPY) as copy:
             for row in rows:
                 copy.write_row(tuple(row[c] for c in _COPY_COLUMNS))
     else:
-        session.execute(insert(SearchGram), rows)
+        session.execute(insert(search_postings), rows)
 
 
-_COPY_COLUMNS = ("gram", "entry_id", "kind", "position")
-_COPY = f"COPY search_grams ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
+_COPY_COLUMNS = ("segment", "kind", "gram", "entries")
+_COPY = f"COPY search_postings ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
+
+
+def merge(session: Writer) -> int:
+    """Merge the segments of each level that has FANOUT of them into one of
+    the next level (lowest first, until no level has); return the merges.
+    On PostgreSQL one merger at a time (a transaction's advisory lock,
+    tried, never waited for): a writer that finds it taken leaves the
+    merging to the next write."""
+    connection = session.connection() if isinstance(session, Session) else session
+    if connection.dialect.name == "postgresql" and not session.scalar(
+        text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _MERGE_LOCK}
+    ):
+        return 0
+    merges = 0
+    while True:
+        levels: dict[int, list[int]] = {}
+        for segment, level in session.execute(
+            select(search_segments.c.id, search_segments.c.level).order_by(
+                search_segments.c.id
+            )
+        ):
+            levels.setdefault(level, []).append(segment)
+        due = [ids for _, ids in sorted(levels.items()) if len(ids) >= FANOUT]
+        if not due:
+            return merges
+        _merge(session, due[0])
+        merges += 1
+
+
+#: The advisory lock of the mergers (PostgreSQL): "wythoff-merge".
+_MERGE_LOCK = 0x57594D45
+
+
+def _merge(session: Writer, segments: list[int]) -> None:
+    """Replace ``segments`` by one holding the union of their postings."""
+    rows = session.execute(
+        select(
+            search_postings.c.kind, search_postings.c.gram, search_postings.c.entries
+        ).where(search_postings.c.segment.in_(segments))
+    ).all()
+    blobs = [row[2] for row in rows]
+    lists = _unpack_many(blobs)
+    sizes = np.array([len(x) for x in lists], dtype=np.int64)
+    kinds = np.repeat(np.array([row[0] for row in rows], dtype=np.int64), sizes)
+    grams_ = np.repeat(np.array([row[1] for row in rows], dtype=np.int64), sizes)
+    entries = np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
+    session.execute(
+        delete(search_postings).where(search_postings.c.segment.in_(segments))
+    )
+    session.execute(delete(search_segments).where(search_segments.c.id.in_(segments)))
+    count = len(np.unique(entries))
+    if count:
+        _write_segment(session, count, kinds, grams_, entries)
+
+
+def _unpack_many(blobs: list[bytes]) -> list[np.ndarray]:
+    """:func:`unpack` of each blob, decoded in one pass."""
+    if not blobs:
+        return []
+    data = np.frombuffer(b"".join(blobs), dtype=np.uint8)
+    totals = np.cumsum(_values(data))
+    # Each blob's values: a varint ends at each byte < 0x80.
+    starts = np.cumsum([0, *map(len, blobs[:-1])])
+    ends = np.cumsum(np.add.reduceat((data < 0x80).astype(np.int64), starts))
+    before = np.r_[0, totals[ends[:-1] - 1]]
+    firsts = np.r_[0, ends[:-1]]
+    return [
+        totals[first:end] - base
+        for first, end, base in zip(
+            firsts.tolist(), ends.tolist(), before.tolist(), strict=True
+        )
+    ]
+
+
+def clear(session: Writer) -> None:
+    """Empty the index (before a rebuild)."""
+    session.execute(delete(search_postings))
+    session.execute(delete(search_segments))
+
+
+def rebuild(
+    session: Writer, sequences: Iterator[tuple[int, dict[str, np.ndarray]]]
+) -> int:
+    """Rebuild the index from ``(entry, sequences)`` in entry order, a segment
+    of REBUILD_BATCH entries at a time; return the entries indexed."""
+    clear(session)
+    done = 0
+    batch: dict[int, dict[str, np.ndarray]] = {}
+    for entry_id, named in sequences:
+        batch[entry_id] = named
+        if len(batch) == REBUILD_BATCH:
+            index_entries(session, batch)
+            done, batch = done + len(batch), {}
+    if batch:
+        index_entries(session, batch)
+    return done + len(batch)
+
+
+#: Entries a rebuild indexes together (a level-5 segment).
+REBUILD_BATCH = 1024
 
 
 #: A list of terms: ASCII digits, signs, commas and ASCII white space.
@@ -224,7 +461,7 @@ def search(
     more specific sequence (y, a, b, b−a, bits), then the entry ID.
 
     Each (start or not, sequence) group reads its candidates from the index
-    in entry order (:func:`_candidates`) and checks each against the stored
+    in entry order (:func:`candidates`) and checks each against the stored
     terms, until ``offset + limit + 1`` matches are known.
     """
     if "words" in query:
@@ -232,7 +469,7 @@ def search(
     want = np.asarray(query["terms"], dtype=np.int64)
     wanted = offset + limit + 1
     codes = [c for c in NAMES if c != KINDS["bits"] or want.max() <= 1]
-    scans = {c: _Scan(session, c, _lookup(session, want, c), want) for c in codes}
+    scans = {c: _Scan(session, c, want) for c in codes}
     found: list[dict[str, Any]] = []
     for at_start in (True, False):
         for code in codes:
@@ -242,123 +479,91 @@ def search(
     return found[offset : offset + limit], len(found) > offset + limit
 
 
-#: Windows of a query joined in SQL (spread over the query); the rest of the
-#: query is checked against the stored terms.
-JOINED_WINDOWS = 4
-
-
-def _places_sql(joins: int) -> TextClause:
-    """The self-join of the index for ``joins`` more windows, as plain SQL
-    with bound parameters (built once: the ORM's per-statement overhead
-    was most of a query's time)."""
-    if joins not in _SQL:
-        lines = ["SELECT g0.entry_id, g0.position FROM search_grams g0"]
-        for i in range(1, joins + 1):
-            lines.append(
-                f"JOIN search_grams g{i} ON g{i}.gram = :gram{i} "
-                f"AND g{i}.entry_id = g0.entry_id AND g{i}.kind = g0.kind "
-                f"AND g{i}.position = g0.position + :shift{i}"
-            )
-        lines.append(
-            "WHERE g0.gram = :gram0 AND g0.kind = :kind AND g0.entry_id > :after "
-            "AND g0.position BETWEEN :lowest AND :highest"
-        )
-        lines.append("ORDER BY g0.entry_id, g0.position LIMIT :batch")
-        _SQL[joins] = text("\n".join(lines))
-    return _SQL[joins]
-
-
-_SQL: dict[int, TextClause] = {}
-#: No place in the index is this far.
-_FAR = 2**62
-
-
-@dataclass(frozen=True)
-class _Lookup:
-    """How the index is read for one sequence: ``grams`` (index kind
-    ``kind``) joined at ``shifts`` from the first; for bits, the factor at
-    ``shift`` within the query, and whether it is the whole query."""
-
-    kind: int
-    grams: tuple[int, ...]
-    shifts: tuple[int, ...] = ()
-    shift: int = 0
-    whole: bool = False
-
-
-def _lookup(session: Reader, want: np.ndarray, code: int) -> _Lookup:
-    if code != KINDS["bits"]:
-        k = GRAM[code]
-        grams = gram_hash(np.lib.stride_tricks.sliding_window_view(want, k)).tolist()
-        count = len(grams)
-        chosen = sorted(
-            {
-                round(i * (count - 1) / (JOINED_WINDOWS - 1))
-                for i in range(JOINED_WINDOWS)
-            }
-        )
-        return _Lookup(code, tuple(grams[j] for j in chosen), tuple(chosen))
-    if len(want) <= LONGEST_FACTOR:  # the factor rows hold the query whole
-        return _Lookup(
-            BIT_FACTORS, (int(gram_hash(want[np.newaxis, :])[0]),), whole=True
-        )
-    # A longer 0/1 query: every entry holding it holds each of its factors of
-    # LONGEST_FACTOR bits. Read the one that the fewest entries hold.
-    windows = np.lib.stride_tricks.sliding_window_view(want, LONGEST_FACTOR)
-    grams = gram_hash(windows).tolist()
-    held = dict(
-        session.execute(
-            select(SearchGram.gram, func.count())
-            .where(SearchGram.kind == BIT_FACTORS, SearchGram.gram.in_(set(grams)))
-            .group_by(SearchGram.gram)
-        ).all()
+#: The posting lists of some grams of one kind, in every segment.
+_POSTINGS = (
+    select(search_postings.c.gram, search_postings.c.entries)
+    .join(search_segments, search_segments.c.id == search_postings.c.segment)
+    .where(
+        search_postings.c.kind == bindparam("kind"),
+        search_postings.c.gram.in_(bindparam("grams", expanding=True)),
     )
-    shift = min(range(len(grams)), key=lambda j: held.get(grams[j], 0))
-    return _Lookup(BIT_FACTORS, (grams[shift],), shift=shift)
+)
 
 
-def _candidates(lookup: _Lookup) -> tuple[TextClause, dict[str, int]]:
-    """The index query whose rows include every entry whose sequence holds
-    the query, first at place 0 or further on."""
-    params = {"gram0": lookup.grams[0], "kind": lookup.kind}
-    for i in range(1, len(lookup.grams)):
-        params[f"gram{i}"] = lookup.grams[i]
-        params[f"shift{i}"] = lookup.shifts[i]
-    # A factor of bits, unless it is the whole query, first occurs at or
-    # before its place in the match: any place will do either way.
-    params["lowest"], params["highest"] = 0, _FAR
-    return _places_sql(len(lookup.grams) - 1), params
+def postings(session: Reader, kind: int, wanted: list[int]) -> dict[int, np.ndarray]:
+    """gram -> the entries (ascending) whose sequence of ``kind`` holds it,
+    over every segment; grams nobody holds are left out."""
+    rows = session.execute(_POSTINGS, {"kind": kind, "grams": wanted}).all()
+    held: dict[int, list[np.ndarray]] = {}
+    for (gram, _), entries in zip(
+        rows, _unpack_many([r[1] for r in rows]), strict=True
+    ):
+        held.setdefault(gram, []).append(entries)
+    return {g: np.unique(np.concatenate(lists)) for g, lists in held.items()}
+
+
+def _query_grams(want: np.ndarray, code: int) -> tuple[int, list[int]]:
+    """The index kind and the grams (at most READ_GRAMS, spread over the
+    query) that every sequence of ``code`` holding ``want`` holds."""
+    if code == KINDS["bits"]:
+        kind, length = BIT_FACTORS, min(len(want), LONGEST_FACTOR)
+        found = bit_runs(want, length)
+    else:
+        kind, found = (
+            code,
+            gram_hash(np.lib.stride_tricks.sliding_window_view(want, GRAM)),
+        )
+    count = len(found)
+    spread = {round(i * (count - 1) / (READ_GRAMS - 1)) for i in range(READ_GRAMS)}
+    return kind, sorted({int(found[j]) for j in spread})
+
+
+def candidates(session: Reader, want: np.ndarray, code: int) -> np.ndarray:
+    """The entries (ascending) whose sequence ``code`` holds every gram of
+    :func:`_query_grams`: each one that holds ``want`` among them."""
+    kind, wanted = _query_grams(want, code)
+    held = postings(session, kind, wanted)
+    if len(held) < len(wanted):
+        return np.empty(0, dtype=np.int64)
+    lists = sorted(held.values(), key=len)
+    found = lists[0]
+    for more in lists[1:]:
+        found = np.intersect1d(found, more, assume_unique=True)
+    return found
+
+
+def heads(session: Reader, column: np.ndarray) -> np.ndarray:
+    """The entries whose y(x) may start as ``column`` does for HEAD_TERMS
+    terms (its HEAD gram's postings; empty if it is shorter)."""
+    gram = head_gram(column)
+    if gram is None:
+        return np.empty(0, dtype=np.int64)
+    return postings(session, HEAD, [gram]).get(gram, np.empty(0, dtype=np.int64))
 
 
 class _Scan:
-    """The matches in one sequence, read from the index in entry order
-    (keyset pages) and checked against the stored terms as far as asked:
-    those whose first match is at place 0 (``at_start``) and the others,
-    each in entry order. One scan serves both lists, so a query reads each
+    """The matches in one sequence: its candidates (:func:`candidates`), in
+    entry order, checked against the stored terms as far as asked: those
+    whose first match is at place 0 (``at_start``) and the others, each in
+    entry order. One scan serves both lists, so a query checks each
     candidate once."""
 
-    def __init__(
-        self, session: Reader, code: int, lookup: _Lookup, want: np.ndarray
-    ) -> None:
+    def __init__(self, session: Reader, code: int, want: np.ndarray) -> None:
         self.session = session
         self.code = code
-        self.stmt, self.params = _candidates(lookup)
         self.want = want
         self.found: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
-        self.after = -1
-        self.pending: list[int] = []  # candidates read, not checked yet
-        self.done = False  # the index has no more candidates
+        self.pending: list[int] | None = None  # candidates not checked yet
         self.take = 0
 
     def matches(self, at_start: bool, wanted: int) -> list[dict[str, Any]]:
         """The first ``wanted`` matches of the kind asked (fewer if there
         are no more)."""
+        if self.pending is None:
+            self.pending = candidates(self.session, self.want, self.code).tolist()
         have = self.found[at_start]
         self.take = wanted - len(have) + 4
-        while len(have) < wanted and (self.pending or not self.done):
-            if not self.pending:
-                self._read(wanted - len(have))
-                continue
+        while len(have) < wanted and self.pending:
             # Check no more candidates than the list still needs (most are
             # real matches): reading and decoding stored terms is the costly
             # part. When few of them match, check more at a time.
@@ -369,20 +574,6 @@ class _Scan:
             if 2 * len(confirmed) < len(checked):
                 self.take = min(2 * self.take, 1000)
         return have[:wanted]
-
-    def _read(self, missing: int) -> None:
-        """The next keyset page of candidate entries (an entry can have many
-        candidate places: it is checked once, and the next page starts
-        after it)."""
-        batch = 4 * missing + 16
-        rows = self.session.execute(
-            self.stmt, {**self.params, "after": self.after, "batch": batch}
-        ).all()
-        for entry_id, _place in rows:
-            if entry_id != self.after:
-                self.pending.append(entry_id)
-                self.after = entry_id
-        self.done = len(rows) < batch
 
 
 #: Bytes of a stored sequence read to decode its indexed terms: zlib's

@@ -214,28 +214,50 @@ sequences = Table(
     Column("description", Text, nullable=False, default=""),
 )
 
-#: Inverted index of sequence terms, over the first
-#: :data:`catalog.store.search.INDEXED_TERMS` terms of each stored sequence:
-#: for an integer sequence one row per position, keyed by a hash of the
-#: ``k`` terms that start there; for a bit sequence one row per distinct run
-#: of 3 to 15 bits, at its first place (see :mod:`catalog.store.search`).
-search_grams = Table(
-    "search_grams",
+#: The search index of sequence terms (see :mod:`catalog.store.search`) is a
+#: set of segments, like a search engine's: each write adds one segment of
+#: posting lists (the entries indexed together), and segments of a level are
+#: merged into one of the next level, so a catalog holds a few dozen.
+search_segments = Table(
+    "search_segments",
     metadata,
-    Column("gram", BigInteger, primary_key=True, comment="hash of k consecutive terms"),
-    _entry_id(primary_key=True, index=True),
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("entries", Integer, nullable=False, comment="entries indexed in it"),
+    Column(
+        "level",
+        Integer,
+        nullable=False,
+        comment="about log4(entries): four segments of a level are merged",
+    ),
+)
+
+#: One posting list per (segment, kind, gram): the entries of the segment
+#: whose sequence of that kind holds the gram (a 32-bit hash of 3 terms, or
+#: a run of bits), as varint deltas. Clustered on its key (no rowid on
+#: SQLite): the table is its own index.
+search_postings = Table(
+    "search_postings",
+    metadata,
+    Column(
+        "segment",
+        Integer,
+        ForeignKey("search_segments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
     Column(
         "kind",
         Integer,
         primary_key=True,
         comment="which sequence: see catalog.store.search.KINDS",
     ),
+    Column("gram", Integer, primary_key=True, comment="the gram: hash or bit run"),
     Column(
-        "position",
-        Integer,
-        primary_key=True,
-        comment="index of the first term, from the sequence's start",
+        "entries",
+        LargeBinary,
+        nullable=False,
+        comment="entry numbers, ascending, as LEB128 deltas",
     ),
+    sqlite_with_rowid=False,
 )
 
 #: A bitstring read off the P-positions (Maharaja's upper/lower string, S_t).
