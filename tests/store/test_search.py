@@ -2,6 +2,7 @@
 
 import random
 
+import numpy as np
 import pytest
 from sqlalchemy import select
 
@@ -9,7 +10,7 @@ from catalog import p_positions
 from catalog.games.definition import canonicalize
 from catalog.store import search
 from catalog.store.db import make_engine, make_sessionmaker
-from catalog.store.derived import read_sequences
+from catalog.store.derived import read_sequences, replace_sequences
 from catalog.store.entries import add_entry
 from catalog.store.fill import fill
 from catalog.store.ids import format_id
@@ -263,3 +264,37 @@ def test_a_match_at_the_start_outranks_a_more_specific_sequence(catalog_maker):
                     )
                     assert got == expected, want
         assert len(splitting) >= 3, "no query splits the ranking's keys"
+
+
+def test_an_entry_indexed_again_matches_only_its_new_terms(catalog_maker):
+    """An entry whose sequences change keeps its older postings until a
+    merge or a rebuild: they may name it as a candidate, never as a match.
+    Brute force over the catalog after W000001's y, a and bits change."""
+    rng = random.Random(5)
+    with catalog_maker() as session:
+        before = stored_sequences(session)
+        old = {kind: terms for number, _, kind, _, terms in before if number == 1}
+        new = {
+            "y": [t + 1 for t in old["y"]],
+            "a": [t + 7 for t in old["a"]],
+            "bits": [1 - t for t in old["bits"]],
+        }
+        replace_sequences(
+            session,
+            1,
+            {k: (0, np.array(v), "changed") for k, v in new.items()},
+        )
+        search.index_sequences(session, 1, {k: np.array(v) for k, v in new.items()})
+        texts = indexed_texts(stored_sequences(session))
+        queries = [
+            terms[s : s + 8]
+            for terms in (*old.values(), *new.values())
+            for s in (0, 5, 300)
+        ]
+        queries += random_queries(stored_sequences(session), rng, 40)
+        for want in queries:
+            query = search.parse(",".join(map(str, want)))
+            got, _ = search.search(session, query, 0, 1000)
+            assert got == reference(texts, want), want
+        lower = search.search(session, search.parse("1,3,4,6,8,9,11,12"), 0, 1000)
+        assert ("W000001", "a") not in {(r["id"], r["sequence"]) for r in lower[0]}
