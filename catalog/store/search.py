@@ -90,8 +90,10 @@ HEAD_TERMS = 100
 #: Grams of one query read from the index (spread over it); the rest of
 #: the query is checked against the stored terms.
 READ_GRAMS = 8
-#: Segments of one level merged into one of the next.
-FANOUT = 4
+#: Segments of one level merged into one of the next (a power of 2). An
+#: entry's postings are rewritten about log_FANOUT(entries) times, and a
+#: query reads at most FANOUT - 1 segments a level.
+FANOUT = 8
 
 
 class BadQuery(Unprocessable):
@@ -210,8 +212,9 @@ def _values(data: np.ndarray) -> np.ndarray:
 
 def _posting_rows(
     segment: int, kinds: np.ndarray, grams_: np.ndarray, entries: np.ndarray
-) -> list[dict[str, Any]]:
-    """The rows of a segment from its (kind, gram, entry) triples."""
+) -> list[tuple[int, int, int, bytes]]:
+    """The rows ``(segment, kind, gram, entries)`` of a segment from its
+    (kind, gram, entry) triples."""
     order = np.lexsort((entries, grams_, kinds))
     kinds, grams_, entries = kinds[order], grams_[order], entries[order]
     new = np.r_[True, (kinds[1:] != kinds[:-1]) | (grams_[1:] != grams_[:-1])]
@@ -228,7 +231,7 @@ def _posting_rows(
     lasts = np.r_[firsts[1:], len(deltas)] - 1
     begins = (ends - sizes)[firsts]
     return [
-        {"segment": segment, "kind": k, "gram": g, "entries": data[b:e]}
+        (segment, k, g, data[b:e])
         for k, g, b, e in zip(
             kinds[firsts].tolist(),
             grams_[firsts].tolist(),
@@ -240,8 +243,8 @@ def _posting_rows(
 
 
 def level_of(entries: int) -> int:
-    """The level of a segment of ``entries`` entries: about log4."""
-    return max(0, (max(1, entries).bit_length() - 1) // 2)
+    """The level of a segment of ``entries`` entries: log base FANOUT."""
+    return (max(1, entries).bit_length() - 1) // (FANOUT.bit_length() - 1)
 
 
 def index_sequences(
@@ -293,9 +296,15 @@ def _write_segment(
         assert raw is not None
         with raw.cursor() as cursor, cursor.copy(_COPY) as copy:
             for row in rows:
-                copy.write_row(tuple(row[c] for c in _COPY_COLUMNS))
+                copy.write_row(row)
     else:
-        session.execute(insert(search_postings), rows)
+        # The driver's executemany: SQLAlchemy's per-row parameter handling
+        # cost four times the insert itself.
+        connection.exec_driver_sql(
+            "INSERT INTO search_postings (segment, kind, gram, entries) "
+            "VALUES (?, ?, ?, ?)",
+            rows,
+        )
 
 
 _COPY_COLUMNS = ("segment", "kind", "gram", "entries")

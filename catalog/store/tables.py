@@ -216,8 +216,8 @@ sequences = Table(
 
 #: The search index of sequence terms (see :mod:`catalog.store.search`) is a
 #: set of segments, like a search engine's: each write adds one segment of
-#: posting lists (the entries indexed together), and segments of a level are
-#: merged into one of the next level, so a catalog holds a few dozen.
+#: posting lists (the entries indexed together), and the segments of a level
+#: are merged into one of the next level, so a catalog holds a few dozen.
 search_segments = Table(
     "search_segments",
     metadata,
@@ -227,7 +227,7 @@ search_segments = Table(
         "level",
         Integer,
         nullable=False,
-        comment="about log4(entries): four segments of a level are merged",
+        comment="log8(entries): eight segments of a level are merged",
     ),
 )
 

@@ -43,7 +43,7 @@ def upgrade() -> None:
             "level",
             sa.Integer(),
             nullable=False,
-            comment="about log4(entries): four segments of a level are merged",
+            comment="log8(entries): eight segments of a level are merged",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_search_segments")),
     )

@@ -44,15 +44,15 @@ def test_a_segments_rows_hold_each_triple_once():
     entries = rng.integers(0, 300, 5000) * 1000  # deltas of one to three bytes
     rows = search._posting_rows(9, kinds, grams, entries)
     found = [
-        (row["kind"], row["gram"], int(e))
-        for row in rows
-        for e in search.unpack(row["entries"])
+        (kind, gram, int(e))
+        for _, kind, gram, blob in rows
+        for e in search.unpack(blob)
     ]
     assert len(found) == len(set(found))
     assert set(found) == set(
         zip(kinds.tolist(), grams.tolist(), entries.tolist(), strict=True)
     )
-    assert {row["segment"] for row in rows} == {9}
+    assert {row[0] for row in rows} == {9}
     assert len(rows) == len({(k, g) for k, g, _ in found})
 
 
