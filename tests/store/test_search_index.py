@@ -57,7 +57,7 @@ def test_a_segments_rows_hold_each_triple_once():
 
 
 @pytest.mark.parametrize(
-    ("entries", "level"), [(0, 0), (1, 0), (3, 0), (4, 1), (15, 1), (16, 2), (1024, 5)]
+    ("entries", "level"), [(0, 0), (1, 0), (7, 0), (8, 1), (63, 1), (64, 2), (1024, 3)]
 )
 def test_the_level_of_a_segment(entries, level):
     assert search.level_of(entries) == level
