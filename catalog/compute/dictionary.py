@@ -51,6 +51,7 @@ Everything here is a pure function of ``p_positions(definition, n)``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -290,66 +291,83 @@ def read_dictionary(
     """
     ys = column_values(positions, n)
     c = len(ys)
-    text = bit_text(ys < np.arange(c))
+    zero = ys >= np.arange(c)  # bit x is 0: column x holds an upper position
+    text = bit_text(~zero)
     in_row = np.zeros(max(n, c), dtype=np.uint8)
     upper = positions[positions[:, 1] > positions[:, 0]]
     in_row[upper[:, 1]] = 1  # row j holds an upper P-position
     rows = bit_text(in_row[:c])
-    count = np.cumsum(ys >= np.arange(c)).tolist()
-    perfect = np.flatnonzero(perfect_columns(positions, n, moves, rule=rule)).tolist()
-
-    words: dict[str, str] = {}
-    first: dict[str, int] = {}
-    counts: dict[str, int] = {}
+    perfect = np.flatnonzero(perfect_columns(positions, n, moves, rule=rule))
+    # Word i runs over the columns x+1 .. x'; its translate over the rows
+    # k+1 .. stop-1, k = X + C + 1 with C + 1 upper P-positions in columns
+    # <= X. Reading stops before the first word whose translate runs past
+    # the known bits, and starts at the first word beginning with 0 whose
+    # translate starts after it.
+    x, x_next = perfect[:-1], perfect[1:]
+    zeros = np.r_[0, np.cumsum(zero)]
+    k = x + np.cumsum(zero)[x]
+    stop = k + 1 + (x_next - x) + zeros[x_next + 1] - zeros[x + 1]
+    over = np.flatnonzero(stop > c)
+    last = int(over[0]) if over.size else len(x)
+    eligible = np.flatnonzero(zero[x[:last] + 1] & (k[:last] >= x_next[:last]))
+    if not eligible.size:
+        return Dictionary({}, {}, {}, None, 0, c, (), (), rule)
+    i0 = int(eligible[0])
+    x, x_next, k, stop = x[i0:last], x_next[i0:last], k[i0:last], stop[i0:last]
+    starts = (x + 1).tolist()
+    words = [text[a : b + 1] for a, b in zip(starts, x_next.tolist(), strict=True)]
+    translates = [
+        rows[a + 1 : b] for a, b in zip(k.tolist(), stop.tolist(), strict=True)
+    ]
+    # Each word's first translate and column, in the order words first occur.
+    order = dict.fromkeys(words)
+    first_translate = dict(zip(words[::-1], translates[::-1], strict=True))
+    first = dict(zip(words[::-1], starts[::-1], strict=True))
+    tally = Counter(words)
+    # Problems, each where the loop of the paper's reading meets it.
+    differs = np.frombuffer(text.encode(), np.uint8) != np.frombuffer(
+        rows.encode(), np.uint8
+    )
+    wrong = np.r_[0, np.cumsum(differs)]
+    # (Consecutive translates always abut: the next word's k is this one's
+    # k + |w| + zeros(w), its stop - 1, as C counts the zeros read.)
+    overlaps = k < x_next
+    unlike = wrong[stop] - wrong[k + 1] > 0
+    flagged = set(np.flatnonzero(overlaps | unlike).tolist())
+    if len(set(zip(words, translates, strict=True))) != len(order):
+        flagged |= {
+            i
+            for i, (w, t) in enumerate(zip(words, translates, strict=True))
+            if first_translate[w] != t
+        }
     problems: list[str] = []
-    parse: list[tuple[int, str]] = []
-    start: int | None = None
-    written: int | None = None  # end of the previous translate
-    end = 0
-    for x, x_next in zip(perfect, perfect[1:], strict=False):
-        s, word = x + 1, text[x + 1 : x_next + 1]
-        k = x + count[x]  # X + C + 1 with C + 1 upper P-positions in columns <= X
-        stop = k + 1 + len(word) + word.count("0")
-        if stop > c:
-            break
-        if start is None:
-            if word[0] == "1" or k < x_next:
-                continue  # rows and columns still interfere
-            start = s
-        translate = rows[k + 1 : stop]
-        if k < x_next:
+    for i in sorted(flagged):
+        word, s, translate = words[i], starts[i], translates[i]
+        if overlaps[i]:
             problems.append(f"word {word} at column {s} overlaps its translate")
-        if written is not None and k + 1 != written:
-            problems.append(
-                f"translate of {word} at column {s} starts at {k + 1}, not {written}"
-            )
-        if translate != text[k + 1 : stop]:
+        if unlike[i]:
             problems.append(
                 f"translate {translate} of {word} at column {s} is not the "
-                f"bit-string {text[k + 1 : stop]}"
+                f"bit-string {text[k[i] + 1 : stop[i]]}"
             )
-        if word not in words:
-            words[word], first[word], counts[word] = translate, s, 0
-        elif words[word] != translate:
+        if first_translate[word] != translate:
             problems.append(
                 f"word {word} at column {s} translates to {translate}, "
-                f"at column {first[word]} to {words[word]}"
+                f"at column {first[word]} to {first_translate[word]}"
             )
-        counts[word] += 1
-        parse.append((s, word))
-        written, end = stop, x_next + 1
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS
         problems[MAX_PROBLEMS:] = [f"... and {more} more problems"]
+    end = int(x_next[-1]) + 1
     return Dictionary(
-        words=words,
-        first=first,
-        counts=counts,
-        start=start,
-        columns=end - start if start is not None else 0,
+        words={w: first_translate[w] for w in order},
+        first={w: first[w] for w in order},
+        counts={w: tally[w] for w in order},
+        start=starts[0],
+        columns=end - starts[0],
         bits=c,
         problems=tuple(problems),
-        parse=tuple(parse),
+        parse=tuple(zip(starts, words, strict=True)),
         rule=rule,
     )
 

@@ -8,16 +8,26 @@ arXiv:1207.0765: section 2.2 (worked example), 2.3 (dictionary (27)-(40)) and
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 import numpy as np
 import pytest
 
 from catalog import p_positions
+from catalog.compute import dictionary
 from catalog.compute.dictionary import (
+    MAHARAJA_MOVES,
+    MAX_PROBLEMS,
+    Dictionary,
+    Rule,
+    Vector,
+    bit_text,
     bitstring,
+    column_values,
     deviations,
     is_maharaja_type,
     maharaja_invariants,
+    perfect_columns,
     read_dictionary,
 )
 from catalog.games.definition import Definition, DefinitionError, canonicalize
@@ -215,3 +225,136 @@ def test_maharaja_invariants():
     assert relaxed["dictionary"] == PAPER_41_44
     with pytest.raises(DefinitionError):
         maharaja_invariants({"rays": RAYS})
+
+
+# -- the fast reading against the paper's loop ---------------------------------
+
+
+def read_by_loop(
+    positions: np.ndarray,
+    n: int,
+    moves: Iterable[Vector] = MAHARAJA_MOVES,
+    *,
+    rule: Rule = "sector",
+) -> Dictionary:
+    """The reading of read_dictionary, word by word as the paper does it."""
+    ys = column_values(positions, n)
+    c = len(ys)
+    text = bit_text(ys < np.arange(c))
+    in_row = np.zeros(max(n, c), dtype=np.uint8)
+    upper = positions[positions[:, 1] > positions[:, 0]]
+    in_row[upper[:, 1]] = 1  # row j holds an upper P-position
+    rows = bit_text(in_row[:c])
+    count = np.cumsum(ys >= np.arange(c)).tolist()
+    perfect = np.flatnonzero(perfect_columns(positions, n, moves, rule=rule)).tolist()
+
+    words: dict[str, str] = {}
+    first: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    problems: list[str] = []
+    parse: list[tuple[int, str]] = []
+    start: int | None = None
+    written: int | None = None  # end of the previous translate
+    end = 0
+    for x, x_next in zip(perfect, perfect[1:], strict=False):
+        s, word = x + 1, text[x + 1 : x_next + 1]
+        k = x + count[x]  # X + C + 1 with C + 1 upper P-positions in columns <= X
+        stop = k + 1 + len(word) + word.count("0")
+        if stop > c:
+            break
+        if start is None:
+            if word[0] == "1" or k < x_next:
+                continue  # rows and columns still interfere
+            start = s
+        translate = rows[k + 1 : stop]
+        if k < x_next:
+            problems.append(f"word {word} at column {s} overlaps its translate")
+        if written is not None and k + 1 != written:
+            problems.append(
+                f"translate of {word} at column {s} starts at {k + 1}, not {written}"
+            )
+        if translate != text[k + 1 : stop]:
+            problems.append(
+                f"translate {translate} of {word} at column {s} is not the "
+                f"bit-string {text[k + 1 : stop]}"
+            )
+        if word not in words:
+            words[word], first[word], counts[word] = translate, s, 0
+        elif words[word] != translate:
+            problems.append(
+                f"word {word} at column {s} translates to {translate}, "
+                f"at column {first[word]} to {words[word]}"
+            )
+        counts[word] += 1
+        parse.append((s, word))
+        written, end = stop, x_next + 1
+    if len(problems) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS
+        problems[MAX_PROBLEMS:] = [f"... and {more} more problems"]
+    return Dictionary(
+        words=words,
+        first=first,
+        counts=counts,
+        start=start,
+        columns=end - start if start is not None else 0,
+        bits=c,
+        problems=tuple(problems),
+        parse=tuple(parse),
+        rule=rule,
+    )
+
+
+@pytest.mark.parametrize("rule", ["sector", "relaxed"])
+def test_the_reading_is_the_loops_on_many_games(rule, monkeypatch):
+    """Every Maharaja-type game with a move pair (i, j), j <= 9; some with
+    their positions damaged, and some read at random columns taken for
+    perfect ones: problems of every kind, in the same order."""
+    rng = np.random.default_rng(11)
+    seen = set()
+    real = perfect_columns
+    for i in range(1, 9):
+        for j in range(i + 1, 10):
+            game = canonicalize({"rays": RAYS, "moves": [[i, j], [j, i]]})
+            n = 1500
+            found = p_positions(game, n)
+            cases = [(found, real)]
+            if (i + j) % 3 == 0:  # some upper positions moved
+                damaged = found.copy()
+                rows = rng.choice(len(found), 40, replace=False)
+                damaged[rows, 1] -= rng.integers(1, 4, 40)
+                damaged = damaged[np.lexsort((damaged[:, 1], damaged[:, 0]))]
+                cases.append((damaged, real))
+            if (i + j) % 3 == 1:  # a random tenth of the columns
+                cases.append((found, taken_for_perfect(rng.random(n) < 0.1)))
+            for positions, perfect in cases:
+                monkeypatch.setattr(dictionary, "perfect_columns", perfect)
+                monkeypatch.setitem(globals(), "perfect_columns", perfect)
+                fast = read_dictionary(positions, n, game.moves, rule=rule)
+                slow = read_by_loop(positions, n, game.moves, rule=rule)
+                assert fast == slow, (i, j, rule)
+                assert list(fast.words) == list(slow.words)
+                seen |= {kind(p) for p in fast.problems}
+    # (A translate never starts elsewhere than where the last one stopped:
+    # the loop's check of that is never met.)
+    assert seen == {"overlap", "mismatch", "two translates", "more"}
+
+
+def taken_for_perfect(chosen: np.ndarray):
+    """A stand-in for perfect_columns: the ``chosen`` columns."""
+
+    def perfect(positions, n, moves=MAHARAJA_MOVES, *, rule="sector"):
+        return chosen[: len(column_values(positions, n))]
+
+    return perfect
+
+
+def kind(problem: str) -> str:
+    if problem.startswith("..."):
+        return "more"
+    if problem.startswith("translate of"):
+        return "gap"
+    if problem.startswith("translate"):
+        return "mismatch"
+    if problem.endswith("overlaps its translate"):
+        return "overlap"
+    return "two translates"
