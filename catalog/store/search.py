@@ -349,12 +349,9 @@ def _merge(session: Writer, segments: list[int]) -> None:
             search_postings.c.kind, search_postings.c.gram, search_postings.c.entries
         ).where(search_postings.c.segment.in_(segments))
     ).all()
-    blobs = [row[2] for row in rows]
-    lists = _unpack_many(blobs)
-    sizes = np.array([len(x) for x in lists], dtype=np.int64)
-    kinds = np.repeat(np.array([row[0] for row in rows], dtype=np.int64), sizes)
-    grams_ = np.repeat(np.array([row[1] for row in rows], dtype=np.int64), sizes)
-    entries = np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
+    entries, of_row = _unpack_flat([row[2] for row in rows])
+    kinds = np.array([row[0] for row in rows], dtype=np.int64)[of_row]
+    grams_ = np.array([row[1] for row in rows], dtype=np.int64)[of_row]
     session.execute(
         delete(search_postings).where(search_postings.c.segment.in_(segments))
     )
@@ -364,23 +361,29 @@ def _merge(session: Writer, segments: list[int]) -> None:
         _write_segment(session, count, kinds, grams_, entries)
 
 
-def _unpack_many(blobs: list[bytes]) -> list[np.ndarray]:
-    """:func:`unpack` of each blob, decoded in one pass."""
+def _unpack_flat(blobs: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of every blob, one after another, and the blob each
+    comes from: :func:`unpack` of each, decoded in one pass."""
     if not blobs:
-        return []
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     data = np.frombuffer(b"".join(blobs), dtype=np.uint8)
     totals = np.cumsum(_values(data))
     # Each blob's values: a varint ends at each byte < 0x80.
     starts = np.cumsum([0, *map(len, blobs[:-1])])
-    ends = np.cumsum(np.add.reduceat((data < 0x80).astype(np.int64), starts))
+    counts = np.add.reduceat((data < 0x80).astype(np.int64), starts)
+    of_blob = np.repeat(np.arange(len(blobs)), counts)
+    ends = np.cumsum(counts)
+    # The deltas restart at each blob: take off the sum of those before.
     before = np.r_[0, totals[ends[:-1] - 1]]
-    firsts = np.r_[0, ends[:-1]]
-    return [
-        totals[first:end] - base
-        for first, end, base in zip(
-            firsts.tolist(), ends.tolist(), before.tolist(), strict=True
-        )
-    ]
+    return totals - before[of_blob], of_blob
+
+
+def _unpack_many(blobs: list[bytes]) -> list[np.ndarray]:
+    """:func:`unpack` of each blob."""
+    if not blobs:
+        return []
+    entries, of_blob = _unpack_flat(blobs)
+    return np.split(entries, np.cumsum(np.bincount(of_blob, minlength=len(blobs)))[:-1])
 
 
 def clear(session: Writer) -> None:
@@ -503,12 +506,15 @@ def postings(session: Reader, kind: int, wanted: list[int]) -> dict[int, np.ndar
     """gram -> the entries (ascending) whose sequence of ``kind`` holds it,
     over every segment; grams nobody holds are left out."""
     rows = session.execute(_POSTINGS, {"kind": kind, "grams": wanted}).all()
-    held: dict[int, list[np.ndarray]] = {}
-    for (gram, _), entries in zip(
-        rows, _unpack_many([r[1] for r in rows]), strict=True
-    ):
-        held.setdefault(gram, []).append(entries)
-    return {g: np.unique(np.concatenate(lists)) for g, lists in held.items()}
+    entries, of_row = _unpack_flat([row[1] for row in rows])
+    grams_ = np.array([row[0] for row in rows], dtype=np.int64)[of_row]
+    order = np.lexsort((entries, grams_))
+    grams_, entries = grams_[order], entries[order]
+    held = {}
+    for gram in np.unique(grams_).tolist():
+        lo, hi = np.searchsorted(grams_, [gram, gram + 1])
+        held[gram] = np.unique(entries[lo:hi])
+    return held
 
 
 def _query_grams(want: np.ndarray, code: int) -> tuple[int, list[int]]:
