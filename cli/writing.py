@@ -67,11 +67,9 @@ def register(cli: click.Group) -> None:
                 return {**report, "jobs": jobs.queue_seeded(store, ids, n)}
             hidden = not sys.stderr.isatty()
             with click.progressbar(
-                ids, label="computing", file=sys.stderr, hidden=hidden
+                length=len(ids), label="computing", file=sys.stderr, hidden=hidden
             ) as bar:
-                for wid in bar:
-                    service.compute(store, wid, n)
-                    service.entry_invariants(store, service.entry_number(store, wid))
+                service.compute_many(store, ids, n, bar.update)
         return report
 
     @cli.command()

@@ -42,6 +42,7 @@ from catalog.service.store import Store, entry_game, entry_number, entry_version
 if TYPE_CHECKING:
     from catalog.service.entries import (
         add,
+        compute_many,
         copy_catalog,
         entry_document,
         entry_invariants,
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "catalog.service.entries": (
         "add",
+        "compute_many",
         "copy_catalog",
         "entry_document",
         "entry_invariants",
@@ -99,6 +101,7 @@ __all__ = [
     "bfile",
     "bitstring",
     "compute",
+    "compute_many",
     "copy_catalog",
     "entry_document",
     "entry_game",

@@ -141,6 +141,32 @@ def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
         return report
 
 
+#: Entries :func:`compute_many` writes in one transaction.
+BATCH_ENTRIES = 64
+
+
+def compute_many(
+    store: Store,
+    ids: list[str],
+    n: int,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Compute each entry up to ``n`` with its invariants (seeding), in
+    batches of :data:`BATCH_ENTRIES` entries, each one transaction
+    (:func:`catalog.service.store.batch`): an interruption loses the batch
+    under way, never half an entry, and running again completes it."""
+    from catalog.service.positions import compute
+    from catalog.service.store import batch
+
+    for first in range(0, len(ids), BATCH_ENTRIES):
+        with batch(store) as inside:
+            for wid in ids[first : first + BATCH_ENTRIES]:
+                compute(inside, wid, n)
+                entry_invariants(inside, entry_number(inside, wid))
+                if progress is not None:
+                    progress(1)
+
+
 def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
     """Add a game under the next free number; a game that is a family member
     gets its labels at once (and keeps this number when its family is

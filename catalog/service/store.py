@@ -153,6 +153,54 @@ class Store:
             self.engine.dispose()
 
 
+class Batch(Store):
+    """A view of a store whose writes all go into one transaction of one
+    connection: every session's commit only releases a savepoint, and reads
+    see the batch's writes. :func:`batch` commits it whole, or nothing of
+    it. The search index of the batch's entries is written at its end, as
+    one segment (:func:`catalog.store.search.index_later`)."""
+
+    def __init__(self, store: Store, connection: Connection) -> None:
+        super().__init__(store.settings, migrate=False, limits=store.limits)
+        self.connection = connection
+        # The parent's engine and families; a cache of its own (the batch's
+        # chunks are not the catalog's until it commits).
+        self.__dict__["engine"] = store.engine
+        self.__dict__["families"] = store.families
+        self.__dict__["games"] = store.games
+
+    @cached_property
+    def sessions(self) -> sessionmaker[Session]:
+        from sqlalchemy.orm import sessionmaker
+
+        return sessionmaker(
+            bind=self.connection,
+            join_transaction_mode="create_savepoint",
+            expire_on_commit=False,
+        )
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        yield self.connection
+
+    def dispose(self) -> None:
+        pass  # the parent's engine
+
+
+@contextmanager
+def batch(store: Store) -> Iterator[Batch]:
+    """Many entries' writes in one transaction (seeding): far fewer pages
+    written per entry, and a reader sees each entry before the batch or
+    after it, never between. An error rolls the whole batch back."""
+    from catalog.store import search
+
+    with store.engine.connect() as connection:
+        connection = connection.execution_options(sqlite_begin="IMMEDIATE")
+        with connection.begin():
+            with search.index_later(connection):
+                yield Batch(store, connection)
+
+
 def compute_limit(game: Definition, settings: Settings) -> int:
     """The largest n the catalog computes for ``game``: the store's limit,
     or :data:`~catalog.compute.modes.MAX_BOX_N` for games with neither a

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -250,8 +251,37 @@ def level_of(entries: int) -> int:
 def index_sequences(
     session: Session, entry_id: int, sequences: dict[str, np.ndarray]
 ) -> None:
-    """Index one entry's ``sequences``; see :func:`index_entries`."""
-    index_entries(session, {entry_id: sequences})
+    """Index one entry's ``sequences`` (see :func:`index_entries`), or keep
+    them for the end of the batch when its connection is in one
+    (:func:`index_later`)."""
+    pending = session.connection().info.get(_LATER)
+    if pending is None:
+        index_entries(session, {entry_id: sequences})
+    else:
+        pending[entry_id] = {
+            name: np.asarray(terms[: max(INDEXED_TERMS, HEAD_TERMS)])
+            for name, terms in sequences.items()
+        }
+
+
+#: The key of a connection's pending entries (``Connection.info``).
+_LATER = "wythoff.search.later"
+
+
+@contextmanager
+def index_later(connection: Connection) -> Iterator[None]:
+    """Within this block, the entries indexed on ``connection`` are indexed
+    together at its end, as one segment, in the same transaction (a batch of
+    fills: one segment, not one per entry and their merges)."""
+    pending: dict[int, dict[str, np.ndarray]] = {}
+    connection.info[_LATER] = pending
+    try:
+        yield
+        del connection.info[_LATER]
+        if pending:
+            index_entries(connection, pending)
+    finally:
+        connection.info.pop(_LATER, None)
 
 
 def index_entries(session: Writer, sequences: dict[int, dict[str, np.ndarray]]) -> None:
@@ -547,13 +577,21 @@ def candidates(session: Reader, want: np.ndarray, code: int) -> np.ndarray:
     return found
 
 
-def heads(session: Reader, column: np.ndarray) -> np.ndarray:
+def heads(session: Session, column: np.ndarray) -> np.ndarray:
     """The entries whose y(x) may start as ``column`` does for HEAD_TERMS
-    terms (its HEAD gram's postings; empty if it is shorter)."""
+    terms (its HEAD gram's postings, and the entries of the batch not
+    indexed yet; empty if it is shorter)."""
     gram = head_gram(column)
     if gram is None:
         return np.empty(0, dtype=np.int64)
-    return postings(session, HEAD, [gram]).get(gram, np.empty(0, dtype=np.int64))
+    found = postings(session, HEAD, [gram]).get(gram, np.empty(0, dtype=np.int64))
+    pending = session.connection().info.get(_LATER) or {}
+    later = [
+        e
+        for e, named in pending.items()
+        if "y" in named and head_gram(named["y"]) == gram
+    ]
+    return np.union1d(found, np.array(later, dtype=np.int64)) if later else found
 
 
 class _Scan:
