@@ -194,6 +194,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # last commits, whole. An fsync at every commit was most of a small
     # fill's time.
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # Room for a batch of entries' pages (64 MiB, taken only as used): a
+    # transaction larger than the cache spills pages to the log before its
+    # commit and writes them again when they change.
+    cursor.execute("PRAGMA cache_size=-65536")
+    # Savepoints' journals (a batch's sessions) and sorts in memory, not in
+    # temporary files: they were most of the bytes a seed wrote.
+    cursor.execute("PRAGMA temp_store=MEMORY")
     cursor.close()
 
 
