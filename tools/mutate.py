@@ -60,7 +60,10 @@ MODULES: dict[str, list[str]] = {
         "catalog/compute/identify.py",
     ],
     "catalog/compute/smallest.py": ["tests/compute/test_identify.py"],
-    "catalog/store/search.py": ["tests/store/test_search.py"],
+    "catalog/store/search.py": [
+        "tests/store/test_search_index.py",
+        "tests/store/test_search.py",
+    ],
     "catalog/store/jobs.py": ["tests/store/test_queue.py"],
     "catalog/service/jobs.py": ["tests/store/test_queue.py"],
     "catalog/store/prints.py": [

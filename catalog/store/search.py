@@ -88,6 +88,9 @@ LONGEST_FACTOR = 15
 #: cross-references' candidates (games whose P-positions agree that far).
 HEAD = 7
 HEAD_TERMS = 100
+#: The kinds START + code hold the grams of each sequence's start: the
+#: candidates of the matches at place 0, ranked first.
+START = 10
 #: Grams of one query read from the index (spread over it); the rest of
 #: the query is checked against the stored terms.
 READ_GRAMS = 8
@@ -168,7 +171,29 @@ def entry_grams(sequences: dict[str, np.ndarray]) -> dict[int, np.ndarray]:
         head = head_gram(sequences["y"])
         if head is not None:
             out[HEAD] = np.array([head], dtype=np.int64)
+    for name, terms in sequences.items():
+        code = KINDS.get(name)
+        if code is not None and len(terms) >= MIN_QUERY_TERMS:
+            starts = start_grams(np.asarray(terms[:LONGEST_FACTOR]), code)
+            if starts.size:
+                out[START + code] = starts
     return out
+
+
+def start_grams(terms: np.ndarray, code: int) -> np.ndarray:
+    """The grams of a sequence's start (index kind START + code): the hash
+    of its first 3 terms; for bits, each of its first 3 to 15 bits."""
+    if code != KINDS["bits"]:
+        return gram_hash(terms[np.newaxis, :GRAM])
+    if terms.min() < 0 or terms.max() > 1:
+        return np.empty(0, dtype=np.int64)
+    top = min(LONGEST_FACTOR, len(terms))
+    return np.array(
+        [
+            bit_runs(terms[:length], length)[0]
+            for length in range(MIN_QUERY_TERMS, top + 1)
+        ]
+    )
 
 
 # -- posting lists ---------------------------------------------------------
@@ -600,37 +625,51 @@ def heads(session: Session, column: np.ndarray) -> np.ndarray:
 
 
 class _Scan:
-    """The matches in one sequence: its candidates (:func:`candidates`), in
-    entry order, checked against the stored terms as far as asked: those
-    whose first match is at place 0 (``at_start``) and the others, each in
-    entry order. One scan serves both lists, so a query checks each
-    candidate once."""
+    """The matches in one sequence, checked against the stored terms in
+    entry order as far as asked: those whose first match is at place 0
+    (``at_start``: candidates from the start grams) and the others (every
+    candidate: :func:`candidates`)."""
 
     def __init__(self, session: Reader, code: int, want: np.ndarray) -> None:
         self.session = session
         self.code = code
         self.want = want
         self.found: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
-        self.pending: list[int] | None = None  # candidates not checked yet
-        self.take = 0
+        # Candidates not checked yet, for each list.
+        self.pending: dict[bool, list[int] | None] = {True: None, False: None}
+
+    def _candidates(self, at_start: bool) -> list[int]:
+        if not at_start:
+            return candidates(self.session, self.want, self.code).tolist()
+        head = self.want[: min(len(self.want), LONGEST_FACTOR)]
+        grams_ = start_grams(head, self.code).tolist()
+        if not grams_:  # not bits: no sequence of bits starts so
+            return []
+        held = postings(self.session, START + self.code, grams_[-1:])
+        return held.get(grams_[-1], np.empty(0, dtype=np.int64)).tolist()
 
     def matches(self, at_start: bool, wanted: int) -> list[dict[str, Any]]:
         """The first ``wanted`` matches of the kind asked (fewer if there
         are no more)."""
-        if self.pending is None:
-            self.pending = candidates(self.session, self.want, self.code).tolist()
+        pending = self.pending[at_start]
+        if pending is None:
+            pending = self.pending[at_start] = self._candidates(at_start)
         have = self.found[at_start]
-        self.take = wanted - len(have) + 4
-        while len(have) < wanted and self.pending:
+        take = wanted - len(have) + 4
+        while len(have) < wanted and pending:
             # Check no more candidates than the list still needs (most are
             # real matches): reading and decoding stored terms is the costly
-            # part. When few of them match, check more at a time.
-            checked, self.pending = self.pending[: self.take], self.pending[self.take :]
-            confirmed = _confirmed(self.session, checked, self.want, self.code)
-            for match in confirmed:
-                self.found[match.pop("start")].append(match)
-            if 2 * len(confirmed) < len(checked):
-                self.take = min(2 * self.take, 1000)
+            # part. When few of them are matches of this list, check more at
+            # a time.
+            checked = pending[:take]
+            del pending[:take]
+            good = 0
+            for match in _confirmed(self.session, checked, self.want, self.code):
+                if match.pop("start") == at_start:
+                    have.append(match)
+                    good += 1
+            if 2 * good < len(checked):
+                take = min(2 * take, 1000)
         return have[:wanted]
 
 
