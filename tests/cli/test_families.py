@@ -42,13 +42,13 @@ def shipped():
 
 def test_seed_a_family_then_list_show_and_tabulate(wythoff, shipped):
     code, report, _ = wythoff("seed", "--family", "box", "--n", "0")
-    assert code == 0 and report["families"] == {"box": {"members": 256, "added": 251}}
+    assert code == 0 and report["families"] == {"box": {"members": 1024, "added": 1019}}
     assert {"W000017", "W120000"} <= set(report["added"])
     code, again, _ = wythoff("seed", "--family", "box", "--n", "0")
     assert again["added"] == [] and again["updated"] == []
 
     listed = {f["name"]: f for f in wythoff("families")[1]["families"]}
-    assert listed["box"]["members"] == listed["box"]["seeded"] == 256
+    assert listed["box"]["members"] == listed["box"]["seeded"] == 1024
     assert listed["maharaja"]["seeded"] == 9  # W000004–W000011 and W000024
 
     code, shown, _ = wythoff("show", "box.8.13")
@@ -57,21 +57,21 @@ def test_seed_a_family_then_list_show_and_tabulate(wythoff, shipped):
     code, page, _ = wythoff(
         "list", "--family", "box", "--where", "a=8", "--sort", "-b", "--limit", "3"
     )
-    assert [e["label"] for e in page["entries"]] == ["box.8.16", "box.8.15", "box.8.14"]
+    assert [e["label"] for e in page["entries"]] == ["box.8.32", "box.8.31", "box.8.30"]
     assert [e["values"] for e in page["entries"]] == [
-        {"a": 8, "b": b} for b in (16, 15, 14)
+        {"a": 8, "b": b} for b in (32, 31, 30)
     ]
 
     code, grid, _ = wythoff("table", "box", "id")
     assert code == 0
-    assert grid["rows"] == {"name": "a", "values": list(range(1, 17))}
-    assert grid["columns"] == {"name": "b", "values": list(range(1, 17))}
+    assert grid["rows"] == {"name": "a", "values": list(range(1, 33))}
+    assert grid["columns"] == {"name": "b", "values": list(range(1, 33))}
     expected = [
         [
             f"W{shipped.number(shipped.parse_label(f'box.{a}.{b}')):06d}"
-            for b in range(1, 17)
+            for b in range(1, 33)
         ]
-        for a in range(1, 17)
+        for a in range(1, 33)
     ]
     assert grid == {
         "family": "box",
@@ -86,7 +86,7 @@ def test_seed_a_family_then_list_show_and_tabulate(wythoff, shipped):
     lines = text.splitlines()
     assert lines[0] == "box: id" and lines[1].split()[:3] == ["a\\b", "1", "2"]
     code, csv, _ = wythoff("table", "box", "id", "--format", "csv", text=True)
-    assert csv.splitlines()[0] == "a\\b," + ",".join(map(str, range(1, 17)))
+    assert csv.splitlines()[0] == "a\\b," + ",".join(map(str, range(1, 33)))
     assert csv.splitlines()[8].split(",")[13] == "W000017"
 
 
@@ -132,7 +132,7 @@ BAD = [
     (["list", "--where", "a=1"], "unknown field 'a'"),
     (["list", "--family", "box", "--where", "a~1"], "expected FIELD OP VALUE"),
     (["list", "--family", "box", "--sort", "c"], "unknown field 'c'"),
-    (["show", "box.17.1"], "a: 17 is out of range 1..16"),
+    (["show", "box.33.1"], "a: 33 is out of range 1..32"),
     (["show", "box.1.1"], "box.1.1 is not in this catalog yet"),
     (["seed", "--family", "box,nope", "--n", "0"], "unknown family 'nope'"),
 ]

@@ -54,7 +54,7 @@ BAD = [
     ("box", _set(["colour"], 1), "box.json: colour: unknown field"),
     ("box", _set(["name"], "boxes"), "box.json: name: 'boxes' must equal the file"),
     ("box", _set(["parameters", 0, "type"], "real"), "box.json: parameters[0]: type"),
-    ("box", _set(["parameters", 1, "min"], 20), "box.json: parameters[1]: max:"),
+    ("box", _set(["parameters", 1, "min"], 40), "box.json: parameters[1]: max:"),
     ("box", _set(["parameters", 0, "max"], "16"), "parameters[0]: max: must be an"),
     ("box", _set(["parameters", 1, "name"], "a"), "box.json: parameters: names"),
     (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -32,18 +33,18 @@ def labels(families, name):
 
 
 def test_member_counts_follow_the_issue_s_ranges(families):
-    r16, r40 = range(1, 17), range(1, 41)
+    r16, r32, r90 = range(1, 17), range(1, 33), range(1, 91)
     pairs16 = [(k, m) for k in r16 for m in r16 if k < m]
     expected = {
         "maharaja": {f"maharaja.{k}.{m}" for k, m in pairs16},
-        "box": {f"box.{a}.{b}" for a in r16 for b in r16},
-        "adjoined": {f"adjoined.{i}.{j}" for i in r40 for j in r40 if i < j},
-        "cell": {f"cell.P.{x}.{y}" for x in range(10) for y in range(10)}
+        "box": {f"box.{a}.{b}" for a in r32 for b in r32},
+        "adjoined": {f"adjoined.{i}.{j}" for i in r90 for j in r90 if i < j},
+        "cell": {f"cell.P.{x}.{y}" for x in range(20) for y in range(20)}
         | {f"cell.N.{x}.{y}" for x, y in wythoff_p_positions_below(30)},
     }
     for name, wanted in expected.items():
         assert set(labels(families, name)) == wanted
-    assert len(labels(families, "cell")) == 100 + 23
+    assert len(labels(families, "cell")) == 400 + 23
     for base in ("maharaja", "adjoined"):
         assert labels(families, f"{base}-misere") == [
             f"{base}-misere" + label[len(base) :] for label in labels(families, base)
@@ -150,7 +151,7 @@ def test_shell_index_is_the_position_in_max_then_lexicographic_order():
     "name, widen",
     [
         ("maharaja", lambda d: d["parameters"][1].update(max=40)),
-        ("box", lambda d: [p.update(max=30) for p in d["parameters"]]),
+        ("box", lambda d: [p.update(max=48) for p in d["parameters"]]),
         ("cell", lambda d: d["parameters"][1].update(max=40)),
         ("nimhoff", lambda d: d["parameters"][0]["pool"].extend([[1, 4], [4, 1]])),
     ],
@@ -161,3 +162,18 @@ def test_widening_a_range_keeps_every_existing_slot(families, edited, name, wide
     after = {m.label: m.slot for m in wider.members(name)}
     assert len(after) > len(before)
     assert {label: after[label] for label in before} == before
+
+
+def test_every_published_member_keeps_its_w_number(families):
+    """The W-number of every member the catalog has published (the 3073
+    labels of the ranges before they were widened, issue 24) is permanent:
+    widening a range or adding a family must not move one."""
+    path = Path(__file__).parent / "data" / "published_numbers.json"
+    published = json.loads(path.read_text("utf-8"))
+    now = {
+        m.label: families.number(m)
+        for family in families.ordered
+        for m in families.members(family.name)
+    }
+    assert len(published) == 3073
+    assert {label: now.get(label) for label in published} == published
