@@ -137,8 +137,11 @@ def _maharaja(game: Definition, n: int = dictionary.DEFAULT_N) -> dict[str, Any]
             "terms": dev.n_terms,
         },
     }
+    books = {}
     for rule in ("sector", "relaxed"):
-        book = dictionary.read_dictionary(positions, n, game.moves, rule=rule)
+        book = books[rule] = dictionary.read_dictionary(
+            positions, n, game.moves, rule=rule
+        )
         name = "dictionary" if rule == paper_rule else f"dictionary_{rule}"
         out[name] = {
             "value": dict(book.words),
@@ -152,20 +155,22 @@ def _maharaja(game: Definition, n: int = dictionary.DEFAULT_N) -> dict[str, Any]
             "problems": list(book.problems),
             "paper": _against_paper(book.words, paper) if rule == paper_rule else None,
         }
-    far = _far_out(game, positions, n)
+    far = _far_out(game, positions, n, books["sector"])
     if far is not None:
         out["far_out"] = far
     return out
 
 
-def _far_out(game: Definition, positions: Any, n: int) -> dict[str, Any] | None:
+def _far_out(
+    game: Definition, positions: Any, n: int, book: dictionary.Dictionary
+) -> dict[str, Any] | None:
     """Positions past the table by the dictionary process: a theorem for
     Maharaja Nim (the paper's words), observed to the columns checked for a
     game whose words read off the table close a dictionary; no item when
     they do not (is-p past the table then needs the table)."""
     from catalog.compute import wordfarout  # the solver, only to compute
 
-    solved = wordfarout.solve(game.moves, positions, n)
+    solved = wordfarout.solve(game.moves, positions, n, book=book)
     if solved is None:
         return None
     return {

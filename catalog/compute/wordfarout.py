@@ -39,7 +39,7 @@ from math import isqrt
 import numpy as np
 
 from catalog.compute import worddescent
-from catalog.compute.dictionary import bit_text, column_values
+from catalog.compute.dictionary import Dictionary, bit_text, column_values
 from catalog.games.definition import Vector
 
 Cell = tuple[int, int]
@@ -488,6 +488,7 @@ def solve(
     positions: np.ndarray,
     n: int,
     base_bits: int = BASE_BITS,
+    book: Dictionary | None = None,
 ) -> Solved | None:
     """The far-out solver of a Maharaja-type game, or None when its data
     do not close a dictionary.
@@ -497,6 +498,8 @@ def solve(
     its table by the sector rule, when they are prefix-free, each is a
     perfect-sector word of the game, and the process they drive rebuilds
     every complete column of the table (status observed, to that bound).
+    ``book``: the table's words by the sector rule when the caller has
+    read them already.
     """
     from catalog.compute.dictionary import (
         MAHARAJA_MOVES,
@@ -504,7 +507,8 @@ def solve(
         read_dictionary,
     )
 
-    book = read_dictionary(positions, n, game_moves)
+    if book is None:
+        book = read_dictionary(positions, n, game_moves)
     if book.start is None:
         return None
     proved = tuple(sorted(game_moves)) == tuple(sorted(MAHARAJA_MOVES))

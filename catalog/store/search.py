@@ -31,6 +31,7 @@ first match.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -137,9 +138,11 @@ def head_gram(column: np.ndarray) -> int | None:
     """The HEAD gram of a y(x) sequence (None if shorter than HEAD_TERMS)."""
     if len(column) < HEAD_TERMS:
         return None
-    head = np.asarray(column[:HEAD_TERMS], dtype=np.int64)
-    # A different seed from the 3-grams' (the term count first).
-    return int(gram_hash(np.r_[HEAD_TERMS, head][np.newaxis, :])[0])
+    head = np.asarray(column[:HEAD_TERMS], dtype="<i8").tobytes()
+    # One digest of the terms' bytes (gram_hash, vectorised over rows,
+    # costs a numpy operation per term for a single row).
+    digest = hashlib.blake2b(head, digest_size=4).digest()
+    return int.from_bytes(digest, "little", signed=True)
 
 
 def bit_runs(bits: np.ndarray, length: int) -> np.ndarray:
