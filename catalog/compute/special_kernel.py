@@ -44,14 +44,22 @@ from math import gcd
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import Growing, _contains, _find, _line, load_columns
+from catalog.compute.kernel import (
+    NEED_LINES,
+    NEED_OUTPUT,
+    OK,
+    Growing,
+    _contains,
+    _csr,
+    _find,
+    _line,
+    load_columns,
+)
 from catalog.compute.modes import transpose
 from catalog.games.definition import Definition, DefinitionError, lcm
 
 INF = np.iinfo(np.int64).max
 NEG = np.iinfo(np.int64).min
-#: Status codes of :func:`_sweep`.
-OK, NEED_LINES, NEED_OUTPUT = 0, 1, 2
 
 
 @njit(cache=True)
@@ -104,7 +112,7 @@ def _record(x, lo, hi, out_y, rp, rq, rg, roff, rbase, parent, ext, first, fmax,
         for i in range(rp.size):
             stride = rp[i] * rg[i]
             idx = _line(x, y, rp[i], rq[i], rg[i], roff[i])
-            parent[rbase[i] + idx] = idx + stride
+            parent[rbase[i] + idx] = stride  # a distance (kernel._find)
         if ext:
             if first[y] < 0:
                 first[y] = x
@@ -189,7 +197,7 @@ def _sweep(
                     idx = _line(x, y, rp[i], rq[i], rg[i], roff[i])
                     if idx + stride >= rcap[i]:
                         return x, start, NEED_LINES
-                    f = _find(parent, rbase[i], idx)
+                    f = _find(parent, rbase[i], idx, rcap[i], 0, 0, rcap[i])
                     if f != idx:
                         y += (f - idx) // stride
                         if restr and rh[i] and y > x + 1:
@@ -311,13 +319,6 @@ def _sweep(
 
 
 @njit(cache=True)
-def _identity(parent, rbase, rcap):
-    for i in range(rbase.size):
-        for k in range(rcap[i]):
-            parent[rbase[i] + k] = k
-
-
-@njit(cache=True)
 def _replay(
     columns, col_start, out_y, rp, rq, rg, roff, rbase, parent, ext, first, fmax, fmin
 ):
@@ -380,19 +381,6 @@ def _transposed(col_start, out_y, columns, x_lo, x_hi):
                 result[slot, 1] = x
                 counts[y - x_lo] = slot + 1
     return result
-
-
-def _csr(
-    cells: tuple[tuple[int, int], ...], columns: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Forced cells as (start per column, sorted ys)."""
-    arr = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
-    arr = arr[arr[:, 0] < columns]
-    order = np.lexsort((arr[:, 1], arr[:, 0]))
-    arr = arr[order]
-    start = np.zeros(columns + 1, dtype=np.int64)
-    np.add.at(start, arr[:, 0] + 1, 1)
-    return np.cumsum(start), arr[:, 1].copy()
 
 
 class GeneralSweep(Growing):
@@ -470,8 +458,7 @@ class GeneralSweep(Growing):
         total = int(self.rcap.sum()) if self.rcap.size else 0
         dtype = np.int32 if total < np.iinfo(np.int32).max else np.int64
         self.parent = np.empty(0, dtype=dtype)  # drop the old tables first
-        self.parent = np.empty(max(total, 1), dtype=dtype)
-        _identity(self.parent, self.rbase, self.rcap)
+        self.parent = np.zeros(max(total, 1), dtype=dtype)  # every line free
         rows = y_cap if self.ext else 1
         # Rows and their differences y - x fit in int32 up to 2**31 rows.
         small = np.int32 if max(x_cap, y_cap) < 2**30 else np.int64
@@ -529,57 +516,40 @@ class GeneralSweep(Growing):
         bound = INF if y_bound is None else y_bound
         return _assemble(self.col_start, self.out_y, first, x_end, 0, bound)
 
-    def _run(self, x_end: int, progress: Callable[[int], None] | None) -> None:
-        if x_end > self.x_cap:
-            y_cap = (
-                self.y_cap if self.height is not None else max(self.y_cap, 2 * x_end)
-            )
-            self._layout(max(x_end, 2 * self.x_cap), y_cap)
-        step = max(1, (x_end - self.x) // 100) if progress else x_end - self.x
-        while self.x < x_end:
-            if self.out_y.size - self.n_out < 64:
-                self._grow_output(max(64, 2 * self.out_y.size))
-            target = min(x_end, self.x + step)
-            x, n_out, status = _sweep(
-                self.x,
-                target,
-                self._bound,
-                self.rp,
-                self.rq,
-                self.rg,
-                self.rh,
-                self.roff,
-                self.rbase,
-                self.rcap,
-                self.parent,
-                self.vb,
-                self.vbase,
-                self.vstamp,
-                self.epoch,
-                self.period,
-                self.vmoves,
-                self.mva,
-                self.mvb,
-                self.fp_start,
-                self.fp_y,
-                self.fn_start,
-                self.fn_y,
-                self.restr,
-                self.ext,
-                self.first,
-                self.fmax,
-                self.fmin,
-                self.col_start,
-                self.out_y,
-                self.n_out,
-            )
-            if progress is not None and x > self.x:
-                progress(x - self.x)
-            self.x, self.n_out = x, n_out
-            if status == NEED_LINES:
-                self._layout(self.x_cap, 2 * self.y_cap)
-            elif status == NEED_OUTPUT:
-                self._grow_output(2 * self.out_y.size + 64)
+    def _step(self, target: int) -> tuple[int, int, int]:
+        return _sweep(  # type: ignore[no-any-return]
+            self.x,
+            target,
+            self._bound,
+            self.rp,
+            self.rq,
+            self.rg,
+            self.rh,
+            self.roff,
+            self.rbase,
+            self.rcap,
+            self.parent,
+            self.vb,
+            self.vbase,
+            self.vstamp,
+            self.epoch,
+            self.period,
+            self.vmoves,
+            self.mva,
+            self.mvb,
+            self.fp_start,
+            self.fp_y,
+            self.fn_start,
+            self.fn_y,
+            self.restr,
+            self.ext,
+            self.first,
+            self.fmax,
+            self.fmin,
+            self.col_start,
+            self.out_y,
+            self.n_out,
+        )
 
 
 class TransposedSweep:

@@ -28,146 +28,8 @@ from math import gcd
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _column_lines, _contains, _csr, _sort_column
+from catalog.compute.kernel import OK, _csr, _sweep
 from catalog.games.definition import Definition
-
-#: Status codes of :func:`_sweep_below`.
-OK, NEED_OUTPUT = 0, 2
-
-
-@njit(cache=True)
-def _slot(idx, low, phase, size):
-    """The ring slot of line ``idx``, for lines in [low, low + size)."""
-    s = idx - low + phase
-    return s - size if s >= size else s
-
-
-@njit(cache=True)
-def _find_below(ring, base, idx, top, low, phase, size):
-    """The first free line at or after ``idx`` along its chain, or ``top`` if
-    the chain reaches the top of the window first; compresses the path."""
-    root = idx
-    while root < top:
-        step = ring[base + _slot(root, low, phase, size)]
-        if step == 0:
-            break
-        root += step
-    if root > top:
-        root = top
-    while idx < root:
-        s = base + _slot(idx, low, phase, size)
-        step = ring[s]
-        ring[s] = root - idx
-        idx += step
-    return root
-
-
-@njit(cache=True)
-def _sweep_below(
-    x0,
-    n,
-    b,
-    rp,
-    rq,
-    rg,
-    rbase,
-    rsize,
-    low,
-    phase,
-    ring,
-    mva,
-    mvb,
-    fp_start,
-    fp_y,
-    fn_start,
-    fn_y,
-    col_start,
-    out_y,
-    n_out,
-):
-    """Columns x0 <= x < n, rows y < n. Returns (next column, positions
-    written, status); stops before a column whose positions might not fit."""
-    nrays = rp.size
-    nmoves = mva.size
-    forced_cols = fp_start.size - 1
-    stride = rp * rg
-    column = np.empty(nrays, dtype=np.int64)
-    roff = np.zeros(nrays, dtype=np.int64)
-    found = np.empty(b, dtype=np.int64)
-    for x in range(x0, n):
-        fs = fp_start[x] if x < forced_cols else 0
-        fe = fp_start[x + 1] if x < forced_cols else 0
-        ns = fn_start[x] if x < forced_cols else 0
-        ne = fn_start[x + 1] if x < forced_cols else 0
-        if n_out + b + fe - fs > out_y.size:
-            return x, n_out, NEED_OUTPUT
-        _column_lines(x, rp, rq, rg, roff, column)
-        for i in range(nrays):
-            # Lines entering the window at its bottom start free.
-            while column[i] < low[i]:
-                low[i] -= 1
-                phase[i] = phase[i] - 1 if phase[i] > 0 else rsize[i] - 1
-                ring[rbase[i] + phase[i]] = 0
-        count = 0
-        for r in range(b):
-            limit = n
-            for k in range(fs, fe):
-                if fp_y[k] % b == r:
-                    limit = min(limit, fp_y[k])
-                    break
-            y = r
-            while y < limit:
-                # Leapfrog between the rays (kernel._climb) within the window.
-                free = 0
-                i = 0
-                while free < nrays:
-                    idx = column[i] + y * stride[i]
-                    top = column[i] + (n + b) * stride[i]
-                    f = _find_below(
-                        ring, rbase[i], idx, top, low[i], phase[i], rsize[i]
-                    )
-                    if f != idx:
-                        y += (f - idx) // stride[i]
-                        if y >= limit:
-                            break
-                        free = 1
-                    else:
-                        free += 1
-                    i = i + 1 if i + 1 < nrays else 0
-                if y >= limit:
-                    break
-                blocked = _contains(fn_y, ns, ne, y)
-                for j in range(nmoves):
-                    if blocked:
-                        break
-                    if x >= mva[j] and y >= mvb[j]:
-                        xs = x - mva[j]
-                        ys = y - mvb[j]
-                        for k in range(col_start[xs], col_start[xs + 1]):
-                            if out_y[k] == ys:
-                                blocked = True
-                                break
-                if not blocked:
-                    found[count] = y
-                    count += 1
-                    break
-                y += b
-        start = n_out
-        for i in range(count):
-            out_y[n_out] = found[i]
-            n_out += 1
-        for k in range(fs, fe):
-            if fp_y[k] < n:
-                out_y[n_out] = fp_y[k]
-                n_out += 1
-        _sort_column(out_y, start, n_out)
-        for k in range(start, n_out):
-            for i in range(nrays):
-                idx = column[i] + out_y[k] * stride[i]
-                s = rbase[i] + _slot(idx, low[i], phase[i], rsize[i])
-                ring[s] = stride[i] * b
-        col_start[x + 1] = n_out
-    return n, n_out, OK
 
 
 @njit(cache=True)
@@ -216,18 +78,20 @@ def p_positions_below(game: Definition, n: int) -> np.ndarray:
     out_y = np.zeros(min(n * b, 1024) + len(game.forced_p) + b, dtype=np.int64)
     x, n_out = 0, 0
     while True:
-        x, n_out, status = _sweep_below(
+        x, n_out, status = _sweep(
             x,
             n,
             b,
             rp,
             rq,
             g,
+            np.zeros(len(rays), dtype=np.int64),
             rbase,
             rsize,
-            low,
-            phase,
+            (low, phase, rsize),
             ring,
+            n + b,
+            n,
             mva,
             mvb,
             fp_start,
