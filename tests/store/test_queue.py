@@ -184,3 +184,97 @@ def test_the_backoff_is_10_s_then_20_s(store, monkeypatch):
             row.run_after = before - timedelta(seconds=1)  # due now
     assert queue.BACKOFF_SECONDS == 10
     assert 10 <= waits[0] < 12 and 20 <= waits[1] < 22, waits
+
+
+def _add_jobs(store, specs):
+    """Jobs with these (state, priority), in this order (ids ascending), each
+    of its own entry (an entry has one running job at a time)."""
+    with writing(store.sessions) as session:
+        rows = [
+            Job(
+                entry_id=number,
+                kind="fill",
+                target=100,
+                state=state,
+                priority=priority,
+                attempts=0,
+                entry_key=repo.get_entry(session, number).key,
+                created_at=utcnow(),
+            )
+            for number, (state, priority) in enumerate(specs, start=1)
+        ]
+        session.add_all(rows)
+        session.flush()
+        return [row.id for row in rows]
+
+
+def test_the_queue_lists_running_then_queued_in_turn_then_the_latest_finished(store):
+    ids = _add_jobs(
+        store,
+        [
+            ("done", 0),
+            ("queued", 0),
+            ("running", 0),
+            ("queued", 2),
+            ("failed", 0),
+            ("queued", 5),
+            ("running", 3),
+            ("done", 0),
+            ("queued", 0),
+        ],
+    )
+    j = dict(enumerate(ids, start=1))
+    listed = [job["id"] for job in jobs.jobs(store, None)["jobs"]]
+    # Running by age; queued as a worker takes them (priority, then age);
+    # then the most recently finished.
+    assert listed == [j[3], j[7], j[6], j[4], j[2], j[9], j[8], j[5], j[1]]
+    queued = [job["id"] for job in jobs.jobs(store, "queued")["jobs"]]
+    assert queued == [j[6], j[4], j[2], j[9]]
+
+
+def test_a_running_job_reports_its_rate_and_eta(store):
+    service.compute(store, "W000001", 300)
+    (job_id,) = _add_jobs(store, [("running", 0)])
+    start = utcnow()
+    with writing(store.sessions) as session:
+        row = session.get(Job, job_id)
+        row.target, row.started_from = 360, 250
+        row.claimed_at, row.heartbeat_at = start, start + timedelta(seconds=3)
+    shown = jobs.job(store, job_id)
+    # 50 columns in 3 s: 16.67 a second, 60 to go.
+    assert (shown["done"], shown["rate"], shown["eta"]) == (300, 16.7, 4)
+    with writing(store.sessions) as session:
+        session.get(Job, job_id).heartbeat_at = start  # no time yet: no rate
+    assert (jobs.job(store, job_id)["rate"], jobs.job(store, job_id)["eta"]) == (
+        None,
+        None,
+    )
+    with writing(store.sessions) as session:
+        row = session.get(Job, job_id)
+        row.heartbeat_at, row.started_from = start + timedelta(seconds=3), 300
+    assert jobs.job(store, job_id)["rate"] is None  # nothing done since the claim
+    with writing(store.sessions) as session:
+        row = session.get(Job, job_id)
+        row.state, row.started_from = "queued", 250
+    assert jobs.job(store, job_id)["rate"] is None  # only a running job has one
+
+
+def test_a_job_of_an_entry_never_filled_has_done_nothing(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    assert (job["done"], job["rate"], job["eta"]) == (0, None, None)
+
+
+def test_asking_again_raises_a_queued_job_s_priority_never_lowers_it(store):
+    first = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    assert first["priority"] == 0
+    again = jobs.enqueue(store, ["W000004"], 500, priority=5)["jobs"][0]
+    assert (again["id"], again["priority"]) == (first["id"], 5)
+    lower = jobs.enqueue(store, ["W000004"], 800, priority=3)["jobs"][0]
+    assert (lower["id"], lower["priority"]) == (first["id"], 5)
+    further = jobs.enqueue(store, ["W000004"], 2000, priority=3)["jobs"][0]
+    assert further["id"] != first["id"] and further["priority"] == 3
+
+
+def test_api_requests_queue_at_the_documented_priority():
+    # docs/cli-reference.md and docs/deploy.md: "API requests queue at 10".
+    assert queue.REQUEST_PRIORITY == 10
