@@ -4,7 +4,11 @@ traceback, and no password is ever printed."""
 from __future__ import annotations
 
 import json
+import resource
 import socket
+import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -216,3 +220,58 @@ def test_two_processes_adding_the_same_definition_get_the_same_id(race_url, tria
     answers = [json.loads(out) for _, out, _ in results]
     assert answers[0]["id"] == answers[1]["id"]
     assert sorted(a["created"] for a in answers) == [False, True]
+
+
+def _wythoff(url: str, *args: str, file_limit: int | None = None):
+    """``python -m catalog.cli`` in a child, its files capped at
+    ``file_limit`` bytes (RLIMIT_FSIZE: a write past it fails with EFBIG, as
+    on a full disk; Python ignores the SIGXFSZ that comes with it)."""
+
+    def cap() -> None:
+        if file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "catalog.cli", "--db", url, *args],
+        preexec_fn=cap,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_full_disk_is_one_line_and_loses_nothing_committed(tmp_path):
+    path = tmp_path / "full.sqlite3"
+    url = f"sqlite:///{path}"
+    assert _wythoff(url, "seed").returncode == 0
+    # Room for a batch of (k,l)-Maharaja entries (64), not for all 120.
+    cut = _wythoff(
+        url,
+        "--json",
+        "seed",
+        "--family",
+        "maharaja",
+        "--n",
+        "3000",
+        file_limit=path.stat().st_size + 1_200_000,
+    )
+    assert cut.returncode == 1, cut.stderr
+    assert cut.stderr.startswith("Error: ") and cut.stderr.count("\n") == 1
+    assert "Traceback" not in cut.stderr
+    with sqlite3.connect(path) as check:
+        assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        filled = [
+            f"W{number:06d}"
+            for (number,) in check.execute("SELECT entry_id FROM extents")
+        ]
+    # What was committed is whole: the entries with positions verify (the
+    # seeds and the last ones written, of the batch before the failure).
+    assert len(filled) > 25
+    assert _wythoff(url, "verify", *filled[:3], *filled[-5:]).returncode == 0
+    again = _wythoff(url, "--json", "seed", "--family", "maharaja", "--n", "1000")
+    assert again.returncode == 0, again.stderr
+    with sqlite3.connect(path) as check:
+        (count,) = check.execute(
+            "SELECT count(*) FROM extents WHERE x_bound >= 1000"
+        ).fetchone()
+    assert count > len(filled)
