@@ -220,22 +220,17 @@ def overlap(
     ours = ours[(ours >= 0).all(axis=1) & (ours < top).all(axis=1)]
     theirs = closed.p_positions(top)
     theirs = theirs[(theirs < top).all(axis=1)]
-    # One intersection in the largest box (P-positions are distinct points,
-    # so their keys are unique); a point lies in [0, n)² iff its larger
-    # coordinate is below n, so each box counts by a binary search.
-    common = np.intersect1d(
-        ours[:, 0] * top + ours[:, 1],
-        theirs[:, 0] * top + theirs[:, 1],
-        assume_unique=True,
-    )
-    reaches = [
-        np.sort(ours.max(axis=1)),
-        np.sort(theirs.max(axis=1)),
-        np.sort(np.maximum(common // top, common % top)),
-    ]
+    # One intersection in the largest box: every column of Wythoff's Nim
+    # holds exactly one P-position, so a point of ours is one of theirs iff
+    # it is the one of its column. A point lies in [0, n)² iff its larger
+    # coordinate is below n.
+    in_column = np.full(top, -1, dtype=np.int64)
+    in_column[theirs[:, 0]] = theirs[:, 1]
+    common = ours[in_column[ours[:, 0]] == ours[:, 1]]
+    reaches = [ours.max(axis=1), theirs.max(axis=1), common.max(axis=1)]
     out = []
     for n in sizes:
-        a, b, both = (int(np.searchsorted(r, n)) for r in reaches)
+        a, b, both = (int(np.count_nonzero(r < n)) for r in reaches)
         union = a + b - both
         out.append((n, both / union if union else 1.0))
     return out
