@@ -1,6 +1,10 @@
 """The queue of fills in one process, on both databases: enqueue, drain,
 retries, dropped and cancelled jobs, takeover after the lease."""
 
+import os
+import socket
+import subprocess
+import sys
 from datetime import timedelta
 
 import numpy as np
@@ -15,6 +19,7 @@ from catalog.service import jobs
 from catalog.store import jobs as queue
 from catalog.store import repository as repo
 from catalog.store.db import writing
+from catalog.store.fill import worker_name
 from catalog.store.job_model import Job
 from catalog.store.models import utcnow
 
@@ -278,3 +283,39 @@ def test_asking_again_raises_a_queued_job_s_priority_never_lowers_it(store):
 def test_api_requests_queue_at_the_documented_priority():
     # docs/cli-reference.md and docs/deploy.md: "API requests queue at 10".
     assert queue.REQUEST_PRIORITY == 10
+
+
+def _dead_pid() -> int:
+    """The PID of a child that has exited and been reaped."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def _claim(store, job_id, claimed_by, age_seconds=0):
+    with writing(store.sessions) as session:
+        row = session.get(Job, job_id)
+        row.state, row.claimed_by, row.attempts = "running", claimed_by, 1
+        row.claimed_at = row.heartbeat_at = utcnow() - timedelta(seconds=age_seconds)
+        row.started_from = 0
+
+
+def test_a_claim_whose_process_died_on_this_host_is_taken_over_at_once(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    _claim(store, job["id"], f"{socket.gethostname()}:{_dead_pid()}")
+    taken = queue.claim_next(store.sessions, lease=3600)  # heartbeat fresh
+    assert taken is not None and taken.id == job["id"]
+    assert (taken.claimed_by, taken.attempts) == (worker_name(), 2)
+
+
+def test_a_live_claim_holds_its_entry_until_its_lease_runs_out(store):
+    running, waiting = _add_jobs(store, [("queued", 0), ("queued", 0)])
+    with writing(store.sessions) as session:  # a second job of entry 1
+        session.get(Job, waiting).entry_id = 1
+        session.get(Job, waiting).target = 500
+    alive = f"{socket.gethostname()}:{os.getppid()}"
+    _claim(store, running, alive, age_seconds=30)
+    assert queue.claim_next(store.sessions, lease=60) is None  # held, within lease
+    taken = queue.claim_next(store.sessions, lease=20)  # its heartbeat is stale
+    assert taken is not None and taken.id == running
+    assert taken.claimed_by == worker_name()
