@@ -162,6 +162,13 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "DefinitionError is a ValueError, caught by the same clause",
         ),
     ],
+    "catalog/families/members.py": [
+        (
+            "by_name = {p.name: v for p, v in zip(params, values, strict=False)}",
+            "the next line zips the same parameters and values with strict=True, "
+            "which raises the same error on a length mismatch",
+        ),
+    ],
     "catalog/families/expr.py": [
         (
             "return a >= -1 and lower(b - a) == a",
