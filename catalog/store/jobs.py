@@ -336,14 +336,17 @@ def _unclaim(session: Session, job: Job) -> None:
     """The job queued again, without its claim. Another queued job with the
     same bound (queued while this one ran, for an edited definition) takes
     its place: this one is failed, naming it."""
-    twin = session.scalar(
-        select(Job.id).where(
-            Job.entry_id == job.entry_id,
-            Job.target == job.target,
-            Job.state == "queued",
-            Job.id != job.id,
+    # Not flushed first: this job queued beside its twin would break the
+    # one-queued-job-per-entry-and-bound index before the check could look.
+    with session.no_autoflush:
+        twin = session.scalar(
+            select(Job.id).where(
+                Job.entry_id == job.entry_id,
+                Job.target == job.target,
+                Job.state == "queued",
+                Job.id != job.id,
+            )
         )
-    )
     if twin is not None:
         job.state, job.finished_at = "failed", utcnow()
         job.error = f"superseded by job {twin}"

@@ -319,3 +319,54 @@ def test_a_live_claim_holds_its_entry_until_its_lease_runs_out(store):
     taken = queue.claim_next(store.sessions, lease=20)  # its heartbeat is stale
     assert taken is not None and taken.id == running
     assert taken.claimed_by == worker_name()
+
+
+def test_a_released_claim_is_not_counted(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    taken = queue.claim_next(store.sessions)
+    assert taken is not None and taken.attempts == 1
+    queue.release(store.sessions, job["id"])
+    assert states(store)[job["id"]] == ("queued", 0, None)
+    with store.sessions() as session:
+        row = session.get(Job, job["id"])
+        assert (row.claimed_by, row.run_after, row.heartbeat_at) == (None, None, None)
+    # Released again at once (a worker stopping twice): never below 0.
+    assert queue.claim_next(store.sessions).attempts == 1
+    with writing(store.sessions) as session:
+        session.get(Job, job["id"]).attempts = 0
+    queue.release(store.sessions, job["id"])
+    assert states(store)[job["id"]] == ("queued", 0, None)
+
+
+def test_a_job_abandoned_on_its_last_attempt_is_failed_not_claimed(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    _claim(store, job["id"], "elsewhere:1", age_seconds=600)
+    with writing(store.sessions) as session:
+        session.get(Job, job["id"]).attempts = queue.MAX_ATTEMPTS
+    assert queue.claim_next(store.sessions, lease=60) is None
+    assert states(store)[job["id"]] == (
+        "failed",
+        3,
+        "gave up after 3 attempts: its worker stopped answering",
+    )
+    second = jobs.enqueue(store, ["W000005"], 1000)["jobs"][0]
+    _claim(store, second["id"], "elsewhere:1", age_seconds=600)
+    with writing(store.sessions) as session:
+        row = session.get(Job, second["id"])
+        row.attempts, row.error = queue.MAX_ATTEMPTS - 1, "OSError: x"
+    taken = queue.claim_next(store.sessions, lease=60)  # one attempt left
+    assert taken is not None and (taken.id, taken.attempts) == (second["id"], 3)
+
+
+def test_a_job_given_back_while_a_twin_waits_is_superseded(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    assert queue.claim_next(store.sessions).id == job["id"]
+    # The definition was edited meanwhile: a new job for the same bound.
+    twin = _add_jobs(store, [("queued", 0)] * 4)[3]
+    with writing(store.sessions) as session:
+        row = session.get(Job, twin)
+        row.target, row.entry_id = 1000, 4
+        other_target = session.get(Job, twin - 1)
+        other_target.entry_id, other_target.target = 4, 999
+    queue.release(store.sessions, job["id"])
+    assert states(store)[job["id"]] == ("failed", 0, f"superseded by job {twin}")
