@@ -3,7 +3,7 @@
 Run: ``make bench-families`` (or ``python benchmarks/families.py [--n N]
 [--families box,maharaja] [--no-postgres]``). In a temporary SQLite file and
 a temporary PostgreSQL database (``WYTHOFF_TEST_POSTGRES_URL``, default the
-local server) it seeds the seeds and every member of the families (10,349
+local server) it seeds the seeds and every member of the families (3899
 entries with the shipped ranges), computes each to n (default 10^4) with its
 invariants, and reports where the time went: the entry rows and labels, the
 fills, the invariants per family. Then it times filtered lists and family
