@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -65,6 +65,9 @@ bench-cost:  ## the work estimate: measure its constants, print estimate vs timi
 
 bench-families:  ## seed every family, then filtered lists and tables on SQLite and PostgreSQL (benchmarks/families.py)
 	$(PY) benchmarks/families.py
+
+bench-batches:  ## seeding in batches: entries a second and CPU an entry, per family (benchmarks/batches.py)
+	$(PY) benchmarks/batches.py
 
 bench-seed:  ## wythoff seed on SQLite and PostgreSQL, side by side (benchmarks/seed.py)
 	$(PY) benchmarks/seed.py
