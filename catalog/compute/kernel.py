@@ -51,28 +51,32 @@ def supported(game: Definition) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _slot(idx, low, phase, size):
-    """The slot of line ``idx`` in a ring of ``size`` slots that holds the
-    lines [low, low + size) from slot ``phase`` on (a whole table: low and
-    phase 0, the slot is the line)."""
+def _slot(idx, ring_origin):
+    """The slot of line ``idx``: the line itself in a whole table
+    (``ring_origin`` None: numba compiles that case without the branch); in
+    a window ``(low, phase, size)`` of ``size`` slots holding the lines
+    [low, low + size) from slot ``phase`` on, as a ring."""
+    if ring_origin is None:
+        return idx
+    low, phase, size = ring_origin
     s = idx - low + phase
     return s - size if s >= size else s
 
 
 @njit(cache=True, inline="always")
-def _origin(window, i):
-    """(low, phase) of ray i's lines: (0, 0) in a whole table (``window``
-    None: numba compiles that case without the branch)."""
+def _origin(window, i, rsize):
+    """Ray i's :func:`_slot` origin: None for whole tables (``window``
+    None), else its window's (low, phase, size), read once a find."""
     if window is None:
-        return 0, 0
-    return window[0][i], window[1][i]
+        return None
+    return window[0][i], window[1][i], rsize[i]
 
 
 @njit(cache=True, inline="always")
-def _find(ring, base, idx, top, low, phase, size):
+def _find(ring, base, idx, top, ring_origin):
     """The first free line at or after ``idx`` along its chain, or ``top``
     if the chain reaches it first; compresses the path (the lines of one
-    ray: ``ring[base:base + size]``, see :func:`_slot`).
+    ray from ``ring[base]`` on, placed by :func:`_slot`).
 
     A slot holds the distance to the line's parent (0: the line is free), so
     a new table is all zeros and a line leaves a window freed by a 0. A find
@@ -81,14 +85,14 @@ def _find(ring, base, idx, top, low, phase, size):
     its slot with a newer one."""
     root = idx
     while root < top:
-        step = ring[base + _slot(root, low, phase, size)]
+        step = ring[base + _slot(root, ring_origin)]
         if step == 0:
             break
         root += step
     if root > top:
         root = top
     while idx < root:
-        s = base + _slot(idx, low, phase, size)
+        s = base + _slot(idx, ring_origin)
         step = ring[s]
         ring[s] = root - idx
         idx += step
@@ -151,8 +155,7 @@ def _climbing(y, limit, column, stride, rbase, rsize, window, rows, ring):
         top = _top(i, column, stride, rsize, window, rows)
         if window is None and idx >= top:
             return y, False
-        low, phase = _origin(window, i)
-        f = _find(ring, rbase[i], idx, top, low, phase, rsize[i])
+        f = _find(ring, rbase[i], idx, top, _origin(window, i, rsize))
         if f != idx:
             if f == top:  # every line of the chain below the top is taken
                 return rows, window is not None
@@ -273,10 +276,13 @@ def _sweep(
                     if blocked:
                         break
                     if x >= mva[j] and y >= mvb[j]:
-                        xs = x - mva[j]
-                        blocked = _contains(
-                            out_y, col_start[xs], col_start[xs + 1], y - mvb[j]
-                        )
+                        # A scan: a column holds a few P-positions (one per
+                        # class), where a binary search costs more.
+                        xs, ys = x - mva[j], y - mvb[j]
+                        for k in range(col_start[xs], col_start[xs + 1]):
+                            if out_y[k] == ys:
+                                blocked = True
+                                break
                 if not blocked:
                     found[count] = y
                     count += 1
@@ -300,8 +306,7 @@ def _sweep(
         for k in range(start, n_out):
             for i in range(nrays):
                 idx = column[i] + out_y[k] * stride[i]
-                low, phase = _origin(window, i)
-                slot = _slot(idx, low, phase, rsize[i])
+                slot = _slot(idx, _origin(window, i, rsize))
                 ring[rbase[i] + slot] = stride[i] * b
         col_start[x + 1] = n_out
     return x1, n_out, OK

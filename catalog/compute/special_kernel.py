@@ -197,7 +197,7 @@ def _sweep(
                     idx = _line(x, y, rp[i], rq[i], rg[i], roff[i])
                     if idx + stride >= rcap[i]:
                         return x, start, NEED_LINES
-                    f = _find(parent, rbase[i], idx, rcap[i], 0, 0, rcap[i])
+                    f = _find(parent, rbase[i], idx, rcap[i], None)
                     if f != idx:
                         y += (f - idx) // stride
                         if restr and rh[i] and y > x + 1:
