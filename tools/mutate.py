@@ -164,9 +164,9 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
     ],
     "catalog/families/members.py": [
         (
-            "by_name = {p.name: v for p, v in zip(params, values, strict=False)}",
-            "the next line zips the same parameters and values with strict=True, "
-            "which raises the same error on a length mismatch",
+            "strict=False)",
+            "the values always hold one per parameter: the family's own product "
+            "of ranges, or parse_values, which checks their count first",
         ),
     ],
     "catalog/families/expr.py": [

@@ -5,6 +5,7 @@ with placeholders, a misère version of a game that forces (0, 0) N."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -103,3 +104,13 @@ def test_a_misere_version_of_a_game_that_forces_the_end_n(folder):
     family_file(folder, name="ended-misere", misere_of="ended", id_base=183000)
     with pytest.raises(FamilyFileError, match=r"already forces \(0, 0\)"):
         load_families(folder).members("ended-misere")
+
+
+def test_a_member_cannot_be_changed_in_place():
+    """Members are expanded once a process and shared by every caller (the
+    registry's cache): one caller's edit would change everyone's."""
+    shipped = load_families()
+    first = shipped.members("box")[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.label = "box.99.99"  # type: ignore[misc]
+    assert shipped.members("box")[0].label == "box.1.1"
