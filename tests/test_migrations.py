@@ -12,10 +12,11 @@ from catalog.store.db import (
     make_sessionmaker,
     upgrade_to_head,
 )
+from catalog.store.derived import xref_ids
 from catalog.store.fill import fill
 from catalog.store.models import Base
 from catalog.store.seed import load_seeds
-from catalog.store.tables import search_postings
+from catalog.store.tables import facts, search_postings, xref_links
 
 
 def test_the_head_read_from_file_names_is_alembics():
@@ -79,7 +80,7 @@ def test_0010_rebuilds_the_search_index_from_the_sequences(fresh_url):
             found = search.search(conn, {"terms": [1, 2, 4, 5]})
         assert {entry for _, _, entry in written} == {1, 4, 7}
         starts = {search.START + code for code in search.NAMES}
-        assert {kind for kind, _, _ in written} == {1, 2, 3, 4, 6, search.HEAD} | starts
+        assert {kind for kind, _, _ in written} == {1, 2, 3, 4, 6} | starts
         with engine.begin() as connection:
             cfg = alembic_config(engine)
             cfg.attributes["connection"] = connection
@@ -91,5 +92,53 @@ def test_0010_rebuilds_the_search_index_from_the_sequences(fresh_url):
             assert _postings(conn) == written
             assert search.search(conn, {"terms": [1, 2, 4, 5]}) == found
             assert "search_grams" not in inspect(conn).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def test_0011_keeps_every_cross_reference_as_groups(fresh_url):
+    """Pairs become groups and links and back again: the same
+    cross-references and classes at each step, and the index's old head
+    grams (kind 7) are rebuilt on the way down and dropped on the way up."""
+    engine = make_engine(fresh_url)
+    try:
+        upgrade_to_head(engine)
+        maker = make_sessionmaker(engine)
+        with maker.begin() as session:
+            load_seeds(session)
+        # Wythoff's Nim further than the three games that share its
+        # P-positions (Ho's restriction and extension, an adjoinable pair):
+        # two groups, linked; Maharaja Nim and a Nimhoff game apart.
+        filled = {1: 300, 22: 150, 23: 150, 24: 150, 4: 150, 7: 150}
+        for number, n in filled.items():
+            fill(maker, number, n)
+
+        def relation(conn) -> tuple[dict, dict]:
+            xrefs = {n: xref_ids(conn, n) for n in filled}
+            classes = dict(
+                conn.execute(select(facts.c.entry_id, facts.c.xref_class)).all()
+            )
+            return xrefs, classes
+
+        with engine.connect() as conn:
+            xrefs, classes = relation(conn)
+            assert conn.execute(select(xref_links)).all() != []
+        assert xrefs[1] == [22, 23, 24] and xrefs[23] == [1, 22, 24]
+        assert xrefs[4] == [] and {classes[n] for n in (1, 22, 23, 24)} == {1}
+        with engine.begin() as connection:
+            cfg = alembic_config(engine)
+            cfg.attributes["connection"] = connection
+            command.downgrade(cfg, "0010")
+            pairs = set(
+                connection.execute(text("SELECT entry_id, other_id FROM xrefs"))
+            )
+            heads = {e for kind, _, e in _postings(connection) if kind == 7}
+            command.upgrade(cfg, "head")
+        assert pairs == {(n, o) for n, others in xrefs.items() for o in others}
+        assert heads == set(filled)
+        with engine.connect() as conn:
+            assert relation(conn) == (xrefs, classes)
+            assert 7 not in {kind for kind, _, _ in _postings(conn)}
+            assert "xrefs" not in inspect(conn).get_table_names()
     finally:
         engine.dispose()

@@ -48,7 +48,7 @@ from catalog.store.tables import (
     search_segments,
     sequences,
     window_prints,
-    xrefs,
+    xref_links,
 )
 
 #: The tables copied, parents before children and extents last.
@@ -65,7 +65,7 @@ TABLES: tuple[Table, ...] = (
     search_segments,
     search_postings,
     window_prints,
-    xrefs,
+    xref_links,
     invariants,
     extents,
 )

@@ -9,18 +9,20 @@ bare Connection as well; only the writes import the ORM's models.
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy import (
     Integer,
     Row,
+    and_,
     bindparam,
-    case,
     delete,
     func,
-    insert,
+    or_,
     select,
+    union_all,
     update,
 )
 
@@ -134,9 +136,6 @@ _BITSTRINGS = (
     .where(_BITS.entry_id == bindparam("entry"))
     .order_by(_BITS.kind)
 )
-_XREFS = select(tables.xrefs.c.other_id).where(
-    tables.xrefs.c.entry_id == bindparam("entry")
-)
 _INVARIANTS = select(tables.invariants.c.version, tables.invariants.c.data).where(
     tables.invariants.c.entry_id == bindparam("entry")
 )
@@ -147,80 +146,218 @@ def read_bitstrings(session: Reader, entry_id: int) -> list[Row[Any]]:
     return list(session.execute(_BITSTRINGS, {"entry": entry_id}))
 
 
+# Cross-references. The entries whose stored y(x) is the same sequence form
+# a group, keyed by (y_head, y_length, y_digest) in their facts rows; groups
+# of different lengths are linked in ``xref_links`` when the shorter y(x)
+# begins the longer one. An entry refers to the other members of its group
+# and to the members of the groups linked to it, all derived on read: a
+# class of k equal games costs k facts rows, not k² pairs, and a newcomer
+# compares its y(x) with one member of each group that starts as it does,
+# not with every member.
+
+#: Terms of y(x) under ``y_head``; shorter sequences are in no group.
+HEAD_TERMS = 100
+_F = tables.facts.c
+_L = tables.xref_links.c
+_GROUP = select(_F.y_head, _F.y_length, _F.y_digest).where(
+    _F.entry_id == bindparam("entry")
+)
+_LINKED = union_all(
+    select(_L.long_length, _L.long_digest).where(
+        _L.head == bindparam("head"),
+        _L.short_length == bindparam("length"),
+        _L.short_digest == bindparam("digest"),
+    ),
+    select(_L.short_length, _L.short_digest).where(
+        _L.head == bindparam("head"),
+        _L.long_length == bindparam("length"),
+        _L.long_digest == bindparam("digest"),
+    ),
+)
+
+#: A group: (head, length, digest).
+Group = tuple[int, int, int]
+
+
+def _hash(data: bytes) -> int:
+    digest = hashlib.blake2b(data, digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+def column_group(column: np.ndarray) -> Group | None:
+    """The group of a y(x) sequence: hashes of its first HEAD_TERMS terms
+    and of the whole, and its length (None if it is shorter)."""
+    if len(column) < HEAD_TERMS:
+        return None
+    terms = np.asarray(column, dtype="<i8")
+    return _hash(terms[:HEAD_TERMS].tobytes()), len(terms), _hash(terms.tobytes())
+
+
+def _group_of(session: Reader, entry_id: int) -> Group | None:
+    row = session.execute(_GROUP, {"entry": entry_id}).first()
+    return None if row is None or row.y_head is None else tuple(row)  # type: ignore[return-value]
+
+
+def _linked(session: Reader, group: Group) -> list[Group]:
+    """The groups linked to ``group`` (longer or shorter)."""
+    head, length, digest = group
+    rows = session.execute(_LINKED, {"head": head, "length": length, "digest": digest})
+    return [(head, int(a), int(b)) for a, b in rows]
+
+
+def _in_groups(groups: list[Group]) -> Any:
+    return or_(
+        *(
+            and_(_F.y_head == h, _F.y_length == n, _F.y_digest == d)
+            for h, n, d in groups
+        )
+    )
+
+
 def xref_ids(session: Reader, entry_id: int) -> list[int]:
-    return sorted(session.scalars(_XREFS, {"entry": entry_id}))
+    """The entries whose P-positions agree with this one's in every column
+    both have stored (at least HEAD_TERMS columns): the rest of its group
+    and the members of the groups linked to it."""
+    group = _group_of(session, entry_id)
+    if group is None:
+        return []
+    groups = [group, *_linked(session, group)]
+    query = (
+        select(_F.entry_id)
+        .where(_in_groups(groups), _F.entry_id != entry_id)
+        .order_by(_F.entry_id)
+    )
+    return list(session.scalars(query))
+
+
+def _least(session: Reader, groups: list[Group]) -> int | None:
+    """The least entry number among the members of ``groups``."""
+    return session.scalar(select(func.min(_F.entry_id)).where(_in_groups(groups)))
 
 
 def link_equal_columns(session: Session, entry_id: int, column: np.ndarray) -> None:
-    """Cross-reference the entries whose column sequence y(x) agrees with
-    ``column`` on their common stored length (at least 100 columns): their
-    P-positions agree in every column up to that bound."""
-    from catalog.store.models import CrossReference
-
-    before = set(xref_ids(session, entry_id))
-    session.execute(
-        delete(CrossReference).where(
-            (CrossReference.entry_id == entry_id)
-            | (CrossReference.other_id == entry_id),
-            CrossReference.relation == RELATION,
-        )
-    )
-    linked = _link(session, entry_id, column) if len(column) >= 100 else set()
-    # Those that lost their link to this entry (its sequence changed) look
-    # at their remaining cross-references again; that is rare.
-    update_xref_classes(session, before - linked)
-    _join_class(session, entry_id, linked)
-
-
-def _join_class(session: Session, entry_id: int, linked: set[int]) -> None:
-    """Set the entry's ``xref_class`` (the least number among itself and the
-    entries it now cross-references, ``linked``) and lower theirs to its
-    number where it is less: each of them gained one cross-reference, this
-    entry. Three statements, however many members the class has (reading
-    each member's cross-references again made seeding a family with
-    hundreds of equal games quadratic)."""
-    from catalog.store.models import Facts
-
-    _set_facts(session, entry_id, xref_class=min(linked | {entry_id}))
-    if not linked:
+    """Put the entry in the group of its y(x) ``column`` (linking a new
+    group to the groups of other lengths it agrees with) and keep the
+    ``xref_class`` of everyone concerned: the least number among an entry
+    and the entries it cross-references. Joining a group costs the same
+    statements however many members it has."""
+    old = _group_of(session, entry_id)
+    group = column_group(column)
+    if old is not None and old == group:
+        return  # the same y(x) as before (filled again to the same bound)
+    head, length, digest = group if group is not None else (None, None, None)
+    _set_facts(session, entry_id, y_head=head, y_length=length, y_digest=digest)
+    if old is not None:
+        _left(session, old, entry_id)
+    if group is None:
+        _set_facts(session, entry_id, xref_class=entry_id)
         return
-    current = func.coalesce(Facts.xref_class, Facts.entry_id)
+    _join(session, entry_id, group, column)
+    groups = [group, *_linked(session, group)]
+    least = _least(session, groups)
+    _set_facts(session, entry_id, xref_class=least)
+    # Each of the others gained one cross-reference: this entry.
+    for h, n, d in groups:
+        session.execute(
+            update(tables.facts)
+            .where(
+                _F.y_head == h,
+                _F.y_length == n,
+                _F.y_digest == d,
+                func.coalesce(_F.xref_class, _F.entry_id) > entry_id,
+            )
+            .values(xref_class=entry_id)
+        )
+
+
+def _join(session: Session, entry_id: int, group: Group, column: np.ndarray) -> None:
+    """Check the entry's y(x) against a member of its group, or, for a new
+    group, link it to the groups of other lengths with the same head whose
+    y(x) agrees with it on their common length (one decoded y(x) a group)."""
+    head, length, digest = group
+    twin = session.scalar(
+        select(func.min(_F.entry_id)).where(
+            _in_groups([group]), _F.entry_id != entry_id
+        )
+    )
+    if twin is not None:
+        if not np.array_equal(_stored_column(session, twin), column):
+            raise RuntimeError(f"entries {entry_id}, {twin}: other y(x), one hash")
+        return  # the group exists, and its links
+    others = session.execute(
+        select(_F.y_length, _F.y_digest, func.min(_F.entry_id))
+        .where(_F.y_head == head, _F.y_length != length)
+        .group_by(_F.y_length, _F.y_digest)
+    ).all()
+    for other_length, other_digest, member in others:
+        theirs = _stored_column(session, member)
+        bound = min(len(theirs), length)
+        if np.array_equal(theirs[:bound], column[:bound]):
+            short, long = sorted([(length, digest), (other_length, other_digest)])
+            _insert_link(session, head, short, long)
+
+
+def _stored_column(session: Session, entry_id: int) -> np.ndarray:
+    from catalog.store.models import Sequence as SequenceRow
+
+    encoding, data = session.execute(
+        select(SequenceRow.encoding, SequenceRow.data).where(
+            SequenceRow.entry_id == entry_id, SequenceRow.name == "y"
+        )
+    ).one()
+    return chunks.decode_ints(encoding, data)
+
+
+def _insert_link(
+    session: Session, head: int, short: tuple[int, int], long: tuple[int, int]
+) -> None:
+    """Link two groups; nothing if another writer just did."""
+    values = {
+        "head": head,
+        "short_length": short[0],
+        "short_digest": short[1],
+        "long_length": long[0],
+        "long_digest": long[1],
+    }
     session.execute(
-        update(Facts)
-        .where(Facts.entry_id.in_(sorted(linked)))
-        .values(xref_class=case((current > entry_id, entry_id), else_=current))
+        _dialect(session)
+        .insert(tables.xref_links)
+        .values(**values)
+        .on_conflict_do_nothing()
     )
 
 
-def _link(session: Session, entry_id: int, column: np.ndarray) -> set[int]:
-    # Candidates from the search index: entries whose y starts the same way.
-    from catalog.store.models import CrossReference
-    from catalog.store.models import Sequence as SequenceRow
-    from catalog.store.search import heads  # as in reindex: writes only
-
-    same_start = [int(e) for e in heads(session, column) if e != entry_id]
-    others = session.execute(
-        select(SequenceRow.entry_id, SequenceRow.encoding, SequenceRow.data).where(
-            SequenceRow.name == "y", SequenceRow.entry_id.in_(same_start)
+def _left(session: Session, group: Group, entry_id: int) -> None:
+    """The entry left ``group``: drop the group's links if it is now empty,
+    and set the classes of the groups it was cross-referenced from again."""
+    neighbours = [group, *_linked(session, group)]
+    head, length, digest = group
+    if _least(session, [group]) is None:
+        session.execute(
+            delete(tables.xref_links).where(
+                _L.head == head,
+                or_(
+                    and_(_L.short_length == length, _L.short_digest == digest),
+                    and_(_L.long_length == length, _L.long_digest == digest),
+                ),
+            )
         )
-    ).all()
-    linked = set()
-    rows = []
-    for other, encoding, data in others:
-        theirs = chunks.decode_ints(encoding, data)
-        bound = min(len(theirs), len(column))
-        if bound >= 100 and np.array_equal(theirs[:bound], column[:bound]):
-            linked.add(other)
-            rows += [
-                {"entry_id": a, "other_id": b, "relation": RELATION, "bound": bound}
-                for a, b in ((entry_id, other), (other, entry_id))
-            ]
-    if rows:
-        session.execute(insert(CrossReference), rows)
-    return linked
+        neighbours.remove(group)
+    for h, n, d in neighbours:
+        least = _least(session, [(h, n, d), *_linked(session, (h, n, d))])
+        session.execute(
+            update(tables.facts)
+            .where(_F.y_head == h, _F.y_length == n, _F.y_digest == d)
+            .values(xref_class=least)
+        )
 
 
-RELATION = "same-p-positions"
+def forget_column(session: Session, entry_id: int) -> None:
+    """Take the entry out of its group (before its results are cleared)."""
+    old = _group_of(session, entry_id)
+    if old is not None:
+        _set_facts(session, entry_id, y_head=None, y_length=None, y_digest=None)
+        _left(session, old, entry_id)
 
 
 def reindex(session: Session) -> int:
@@ -301,24 +438,24 @@ def _set_facts(session: Session, entry_id: int, **values: Any) -> None:
     """
     from catalog.store.models import Facts
 
-    dialect = session.get_bind().dialect.name
-    # Imported here: loading the PostgreSQL dialect costs 30 ms of every
-    # command's start, and only a write needs it.
-    if dialect == "postgresql":
-        from sqlalchemy.dialects import postgresql as kind
-    else:
-        from sqlalchemy.dialects import sqlite as kind  # type: ignore[no-redef]
     session.execute(
-        kind.insert(Facts)
+        _dialect(session)
+        .insert(Facts)
         .values(entry_id=entry_id)
         .on_conflict_do_nothing(index_elements=["entry_id"])
     )
     session.execute(update(Facts).where(Facts.entry_id == entry_id).values(**values))
 
 
-def update_xref_classes(session: Session, entry_ids: set[int]) -> None:
-    """Set each entry's ``xref_class``: the least number among itself and the
-    entries it cross-references."""
-    for number in sorted(entry_ids):
-        least = min([number, *xref_ids(session, number)])
-        _set_facts(session, number, xref_class=least)
+def _dialect(session: Session) -> Any:
+    """The dialect module of the session's database, for its ``insert``
+    with ``on_conflict_do_nothing``."""
+    # Imported here: loading the PostgreSQL dialect costs 30 ms of every
+    # command's start, and only a write needs it.
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite

@@ -15,12 +15,11 @@ from sqlalchemy.orm import Session
 
 from catalog.games.definition import Definition
 from catalog.store import prints
-from catalog.store.derived import update_xref_classes, xref_ids
+from catalog.store.derived import forget_column
 from catalog.store.ids import UnknownEntry, format_id, next_free
 from catalog.store.models import (
     Alteration,
     Bitstring,
-    CrossReference,
     Entry,
     EntryKeyword,
     Extent,
@@ -169,7 +168,7 @@ def _set_keywords(session: Session, entry: Entry) -> None:
 
 def clear_results(session: Session, entry: Entry) -> None:
     """Forget everything computed for ``entry``."""
-    neighbours = set(xref_ids(session, entry.id))
+    forget_column(session, entry.id)
     for model in (
         PositionChunk,
         SequenceRow,
@@ -180,13 +179,6 @@ def clear_results(session: Session, entry: Entry) -> None:
     ):
         session.execute(delete(model).where(model.entry_id == entry.id))
     prints.clear(session, [entry.id])
-    session.execute(
-        delete(CrossReference).where(
-            (CrossReference.entry_id == entry.id)
-            | (CrossReference.other_id == entry.id)
-        )
-    )
-    update_xref_classes(session, neighbours)
     session.expire(entry, ["extent"])
 
 

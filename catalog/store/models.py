@@ -25,7 +25,6 @@ __all__ = [
     "Alteration",
     "Base",
     "Bitstring",
-    "CrossReference",
     "Entry",
     "EntryKeyword",
     "Extent",
@@ -198,6 +197,9 @@ class Facts(Base):
     one_p_per_column: Mapped[bool | None]
     symmetric: Mapped[bool | None]
     xref_class: Mapped[int | None]
+    y_head: Mapped[int | None]
+    y_length: Mapped[int | None]
+    y_digest: Mapped[int | None]
 
 
 class Label(Base):
@@ -226,14 +228,3 @@ class Invariants(Base):
     version: Mapped[int]
     data: Mapped[dict[str, Any]]
     computed_at: Mapped[datetime]
-
-
-class CrossReference(Base):
-    """Two entries whose P-positions agree up to ``bound``."""
-
-    __table__ = tables.xrefs
-
-    entry_id: Mapped[int]
-    other_id: Mapped[int]
-    relation: Mapped[str]
-    bound: Mapped[int | None]

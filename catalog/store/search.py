@@ -31,7 +31,6 @@ first match.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -85,10 +84,8 @@ GRAM = 3
 #: the run itself, ``1 << length | bits`` (no hash).
 BIT_FACTORS = 6
 LONGEST_FACTOR = 15
-#: The first HEAD_TERMS terms of y(x), hashed, under this ``kind``: the
-#: cross-references' candidates (games whose P-positions agree that far).
-HEAD = 7
-HEAD_TERMS = 100
+#: Kind 7 held hashes of y(x)'s first terms, the cross-references'
+#: candidates, until those moved to ``facts`` (migration 0011): not reused.
 #: The kinds START + code hold the grams of each sequence's start: the
 #: candidates of the matches at place 0, ranked first.
 START = 10
@@ -134,17 +131,6 @@ def grams(name: str, terms: np.ndarray) -> tuple[int, np.ndarray] | None:
     return code, np.unique(gram_hash(windows))
 
 
-def head_gram(column: np.ndarray) -> int | None:
-    """The HEAD gram of a y(x) sequence (None if shorter than HEAD_TERMS)."""
-    if len(column) < HEAD_TERMS:
-        return None
-    head = np.asarray(column[:HEAD_TERMS], dtype="<i8").tobytes()
-    # One digest of the terms' bytes (gram_hash, vectorised over rows,
-    # costs a numpy operation per term for a single row).
-    digest = hashlib.blake2b(head, digest_size=4).digest()
-    return int.from_bytes(digest, "little", signed=True)
-
-
 def bit_runs(bits: np.ndarray, length: int) -> np.ndarray:
     """The gram of each run of ``length`` bits in ``bits``, by place."""
     windows = np.lib.stride_tricks.sliding_window_view(bits, length)
@@ -170,10 +156,6 @@ def entry_grams(sequences: dict[str, np.ndarray]) -> dict[int, np.ndarray]:
         found = grams(name, terms)
         if found is not None and found[1].size:
             out[found[0]] = found[1]
-    if "y" in sequences:
-        head = head_gram(sequences["y"])
-        if head is not None:
-            out[HEAD] = np.array([head], dtype=np.int64)
     for name, terms in sequences.items():
         code = KINDS.get(name)
         if code is not None and len(terms) >= MIN_QUERY_TERMS:
@@ -287,8 +269,7 @@ def index_sequences(
         index_entries(session, {entry_id: sequences})
     else:
         pending[entry_id] = {
-            name: np.asarray(terms[: max(INDEXED_TERMS, HEAD_TERMS)])
-            for name, terms in sequences.items()
+            name: np.asarray(terms[:INDEXED_TERMS]) for name, terms in sequences.items()
         }
 
 
@@ -608,23 +589,6 @@ def candidates(session: Reader, want: np.ndarray, code: int) -> np.ndarray:
     for more in lists[1:]:
         found = np.intersect1d(found, more, assume_unique=True)
     return found
-
-
-def heads(session: Session, column: np.ndarray) -> np.ndarray:
-    """The entries whose y(x) may start as ``column`` does for HEAD_TERMS
-    terms (its HEAD gram's postings, and the entries of the batch not
-    indexed yet; empty if it is shorter)."""
-    gram = head_gram(column)
-    if gram is None:
-        return np.empty(0, dtype=np.int64)
-    found = postings(session, HEAD, [gram]).get(gram, np.empty(0, dtype=np.int64))
-    pending = session.connection().info.get(_LATER) or {}
-    later = [
-        e
-        for e, named in pending.items()
-        if "y" in named and head_gram(named["y"]) == gram
-    ]
-    return np.union1d(found, np.array(later, dtype=np.int64)) if later else found
 
 
 class _Scan:

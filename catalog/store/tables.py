@@ -329,6 +329,13 @@ facts = Table(
         Integer,
         comment="least entry number among this one and its xrefs",
     ),
+    Column(
+        "y_head",
+        BigInteger,
+        comment="y(x)'s first 100 terms, hashed (NULL: fewer, or no y(x))",
+    ),
+    Column("y_length", BigInteger, comment="terms of the stored y(x)"),
+    Column("y_digest", BigInteger, comment="the stored y(x), hashed"),
     Index("ix_facts_offset", "offset_dx", "offset_dy", "entry_id"),
     Index("ix_facts_offset_dy", "offset_dy", "entry_id"),
     Index("ix_facts_defects", "defects", "entry_id"),
@@ -339,6 +346,7 @@ facts = Table(
     Index("ix_facts_one_p_per_column", "one_p_per_column", "entry_id"),
     Index("ix_facts_symmetric", "symmetric", "entry_id"),
     Index("ix_facts_xref_class", "xref_class", "entry_id"),
+    Index("ix_facts_y", "y_head", "y_length", "y_digest", "entry_id"),
 )
 
 #: A family member's permanent label (``box.8.13``) and its parameters.
@@ -381,19 +389,21 @@ invariants = Table(
     _created_at("computed_at"),
 )
 
-#: Two entries whose P-positions agree up to ``bound``.
-xrefs = Table(
-    "xrefs",
+#: Cross-references between groups of entries (catalog.store.derived): the
+#: entries whose stored y(x) is the same (``facts``' y_head, y_length,
+#: y_digest) refer to each other, and to the members of each group linked
+#: here: a shorter y(x) that the longer one begins with (the same head).
+#: One row per pair of groups, however many entries each holds.
+xref_links = Table(
+    "xref_links",
     metadata,
-    _entry_id(primary_key=True),
-    Column(
-        "other_id",
-        Integer,
-        ForeignKey("entries.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
-    Column("relation", String(32), nullable=False),
-    Column("bound", BigInteger),
+    Column("head", BigInteger, primary_key=True, comment="both groups' y_head"),
+    Column("short_length", BigInteger, primary_key=True),
+    Column("short_digest", BigInteger, primary_key=True),
+    Column("long_length", BigInteger, primary_key=True),
+    Column("long_digest", BigInteger, primary_key=True),
+    Index("ix_xref_links_long", "head", "long_length", "long_digest"),
+    sqlite_with_rowid=False,
 )
 
 #: Fingerprints of each entry's P-positions in the windows x, y < size, for

@@ -96,10 +96,8 @@ def upgrade() -> None:
                     SEQUENCES.c.data,
                 ).where(SEQUENCES.c.entry_id.in_(numbers[first : first + 256]))
             ):
-                # y(x) in full: its head gram needs HEAD_TERMS terms at most.
-                count = max(search.INDEXED_TERMS, search.HEAD_TERMS)
                 batch.setdefault(entry_id, {})[name] = chunks.decode_ints(
-                    encoding, data, count
+                    encoding, data, search.INDEXED_TERMS
                 )
             yield from sorted(batch.items())
 

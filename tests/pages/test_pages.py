@@ -272,3 +272,20 @@ def test_what_the_user_searched_for_is_escaped(client, q):
     assert "<script>" not in body and "<b>" not in body
     assert "&lt;script&gt;alert(1)" in body or "&lt;b&gt;nim" in body
     assert 'value="&#34;&gt;' in body or 'value="&lt;b&gt;nim' in body
+
+
+def test_a_long_list_of_cross_references_is_cut_short(fresh_app, monkeypatch):
+    """A class of thousands of equal games (adjoinable pairs) shows its
+    first 200 on the page and says where the rest are."""
+    import catalog.service.entries as entries
+
+    monkeypatch.setattr(entries, "xref_ids", lambda _session, _n: list(range(2, 260)))
+    client = fresh_app.test_client()
+    response, _ = page(client, "/W000001")
+    text = response.get_data(as_text=True)
+    assert 'href="/W000201"' in text and 'href="/W000202"' not in text
+    assert "and 58 more" in text and 'href="/api/v1/entries/W000001"' in text
+    monkeypatch.setattr(entries, "xref_ids", lambda _session, _n: list(range(2, 202)))
+    text = page(client, "/W000001")[0].get_data(as_text=True)
+    section = text.split('id="xrefs"')[1].split("</section>")[0]
+    assert 'href="/W000201"' in section and "more" not in section
