@@ -33,12 +33,12 @@ def labels(families, name):
 
 
 def test_member_counts_follow_the_issue_s_ranges(families):
-    r16, r32, r40 = range(1, 17), range(1, 33), range(1, 41)
+    r16, r32, r90 = range(1, 17), range(1, 33), range(1, 91)
     pairs16 = [(k, m) for k in r16 for m in r16 if k < m]
     expected = {
         "maharaja": {f"maharaja.{k}.{m}" for k, m in pairs16},
         "box": {f"box.{a}.{b}" for a in r32 for b in r32},
-        "adjoined": {f"adjoined.{i}.{j}" for i in r40 for j in r40 if i < j},
+        "adjoined": {f"adjoined.{i}.{j}" for i in r90 for j in r90 if i < j},
         "cell": {f"cell.P.{x}.{y}" for x in range(20) for y in range(20)}
         | {f"cell.N.{x}.{y}" for x, y in wythoff_p_positions_below(30)},
     }
