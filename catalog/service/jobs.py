@@ -21,6 +21,7 @@ from catalog.store.fill import (
     OverBudget,
     Stopped,
     compute_claimed,
+    estimate,
     worker_name,
 )
 from catalog.store.job_model import Job
@@ -31,6 +32,12 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.5
 #: How long a starting worker waits for its database before giving up.
 CONNECT_SECONDS = 60.0
+#: A job whose fill is estimated at most SMALL_SECONDS is run in a batch of
+#: up to BATCH_JOBS such jobs, about BATCH_SECONDS of estimated filling
+#: (one transaction and one index segment for all: :func:`run_batch`).
+SMALL_SECONDS = 0.25
+BATCH_JOBS = 64
+BATCH_SECONDS = 2.0
 
 
 def enqueue(
@@ -105,9 +112,11 @@ def work(
     lease: float = LEASE_SECONDS,
     backoff: float = queue.BACKOFF_SECONDS,
 ) -> dict[str, Any]:
-    """Drain the queue in this process, one job at a time, until ``stopping()``
-    (checked between chunks), ``max_idle`` seconds without a job, or, with
-    ``once``, after one job. Returns what it did, by outcome."""
+    """Drain the queue in this process until ``stopping()`` (checked between
+    chunks and batches), ``max_idle`` seconds without a job, or, with
+    ``once``, after one job. Small jobs are run in batches (:func:`_gather`,
+    :func:`run_batch`), the others one at a time (:func:`run`). Returns what
+    it did, by outcome."""
     outcomes = ("done", "failed", "retried", "dropped", "released", "lost")
     counts = dict.fromkeys(outcomes, 0)
     idle_since = time.monotonic()
@@ -129,10 +138,21 @@ def work(
             _sleep(poll, stopping)
             continue
         try:
-            counts[run(store, claimed, stopping, lease, backoff)] += 1
+            if once:
+                group, last = [], claimed
+            else:
+                group, last = _gather(store, claimed, lease, stopping)
+            if len(group) > 1:
+                for outcome in run_batch(store, group, lease, backoff):
+                    counts[outcome] += 1
+            elif group:
+                counts[run(store, group[0], stopping, lease, backoff)] += 1
+            if last is not None:
+                counts[run(store, last, stopping, lease, backoff)] += 1
         except DatabaseUnavailable as exc:
-            # Lost while recording how the job ended (release, retry): the
-            # claim stays ours and is resumed, or taken over after the lease.
+            # Lost while recording how the job ended (release, retry), or
+            # during a batch: the claims stay ours and are resumed, or taken
+            # over after the lease.
             log.warning("job %d: database lost (%s); resuming", claimed.id, exc)
             counts["lost"] += 1
             _sleep(pause, stopping)
@@ -140,6 +160,97 @@ def work(
         if once:
             break
     return {"worker": worker_name(), **counts}
+
+
+def _gather(
+    store: Store, claimed: Job, lease: float, stopping: Callable[[], bool]
+) -> tuple[list[Job], Job | None]:
+    """The claimed job and, if it is small, more small jobs claimed after it
+    (a batch: up to :data:`BATCH_JOBS`, about :data:`BATCH_SECONDS` of
+    estimated work), and the large job met on the way, if any, to run alone
+    after them."""
+    seconds = _seconds(store, claimed)
+    if seconds > SMALL_SECONDS:
+        return [], claimed
+    group = [claimed]
+    while len(group) < BATCH_JOBS and seconds < BATCH_SECONDS and not stopping():
+        more = queue.claim_next(store.sessions, lease, skip=[j.id for j in group])
+        if more is None:
+            break
+        more_seconds = _seconds(store, more)
+        if more_seconds > SMALL_SECONDS:
+            return group, more
+        group.append(more)
+        seconds += more_seconds
+    return group, None
+
+
+def _seconds(store: Store, job: Job) -> float:
+    """The job's estimated seconds of filling (its entry may be gone)."""
+    with store.sessions() as session:
+        try:
+            return estimate(session, job.entry_id, job.target)
+        except CatalogError:
+            return math.inf  # run alone: it meets its error there
+
+
+def run_batch(
+    store: Store,
+    claimed: list[Job],
+    lease: float = LEASE_SECONDS,
+    backoff: float = queue.BACKOFF_SECONDS,
+) -> list[str]:
+    """Compute small claimed jobs in one transaction, as seeding does
+    (:func:`catalog.service.store.batch`: one commit, one index segment):
+    each job's fill, invariants and ``done`` are committed together with
+    the others', or not at all. A job that fails is rolled back to its
+    savepoint alone and retried or failed after the batch commits, as
+    :func:`run` would. Returns each job's outcome (see :func:`run`)."""
+    from catalog.service.store import batch
+    from catalog.store import search
+
+    outcomes: dict[int, str] = {}
+    errors: dict[int, str] = {}
+    with batch(store) as inside:
+        for job in claimed:
+            savepoint = inside.connection.begin_nested()
+            try:
+                with inside.sessions() as session:
+                    key = queue.entry_key(session, job.entry_id)
+                if key != job.entry_key:
+                    queue.drop(
+                        inside.sessions, job.id, "the entry's definition changed"
+                    )
+                    outcomes[job.id] = "dropped"
+                else:
+                    compute_claimed(
+                        inside.sessions,
+                        job.id,
+                        job.entry_id,
+                        job.target,
+                        chunk_columns=store.settings.chunk_columns,
+                        lease=lease,
+                    )
+                    entry_invariants(inside, job.entry_id)
+                    queue.finish(inside.sessions, job.id, None)
+                    outcomes[job.id] = "done"
+                savepoint.commit()
+            except DatabaseUnavailable:
+                raise  # the batch is lost; the claims stay ours
+            except ClaimLost:
+                savepoint.rollback()
+                search.forget_later(inside.connection, job.entry_id)
+                outcomes[job.id] = "lost"
+            except Exception as exc:  # noqa: BLE001  (as in run)
+                savepoint.rollback()
+                search.forget_later(inside.connection, job.entry_id)
+                if not isinstance(exc, CatalogError):
+                    log.exception("job %d failed", job.id)
+                errors[job.id] = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+    for job_id, error in errors.items():
+        state = queue.retry_later(store.sessions, job_id, error, backoff)
+        outcomes[job_id] = {"queued": "retried", "failed": "failed"}.get(state, "lost")
+    return [outcomes[job.id] for job in claimed]
 
 
 def run(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import socket
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -180,9 +181,12 @@ def _dead_here(session: Session, stale: datetime) -> list[str]:
 
 
 def claim_next(
-    maker: sessionmaker[Session], lease: float = LEASE_SECONDS
+    maker: sessionmaker[Session],
+    lease: float = LEASE_SECONDS,
+    skip: Collection[int] = (),
 ) -> Job | None:
-    """Take the next job for this process, or None when none is ready.
+    """Take the next job for this process, or None when none is ready; never
+    one of ``skip`` (the jobs a worker has claimed for its batch).
 
     In order: a running job already claimed by this process (its connection
     was lost under it), one whose claim is abandoned (heartbeat older than
@@ -194,7 +198,7 @@ def claim_next(
     for _attempt in range(20):
         try:
             with writing(maker) as session:
-                job = _pick(session, me, lease)
+                job = _pick(session, me, lease, skip)
                 if job is None:
                     return None
                 if job.attempts >= MAX_ATTEMPTS and job.claimed_by != me:
@@ -220,7 +224,9 @@ def claim_next(
     return None
 
 
-def _pick(session: Session, me: str, lease: float) -> Job | None:
+def _pick(
+    session: Session, me: str, lease: float, skip: Collection[int] = ()
+) -> Job | None:
     now = utcnow()
     stale = now - timedelta(seconds=lease)
     dead = _dead_here(session, stale)
@@ -229,9 +235,10 @@ def _pick(session: Session, me: str, lease: float) -> Job | None:
         Job.heartbeat_at < stale,
         Job.claimed_by.in_(dead) if dead else false(),
     )
+    kept = Job.id.not_in(sorted(skip)) if skip else true()
     mine = session.scalar(
         select(Job)
-        .where(Job.kind == KIND, Job.state == "running", gone)
+        .where(Job.kind == KIND, Job.state == "running", gone, kept)
         .order_by(Job.id)
         .limit(1)
         .with_for_update(skip_locked=True)

@@ -293,6 +293,14 @@ def index_later(connection: Connection) -> Iterator[None]:
         connection.info.pop(_LATER, None)
 
 
+def forget_later(connection: Connection, entry_id: int) -> None:
+    """Drop the entry's pending sequences from the batch's index (its
+    writes were rolled back to a savepoint)."""
+    pending = connection.info.get(_LATER)
+    if pending is not None:
+        pending.pop(entry_id, None)
+
+
 def index_entries(session: Writer, sequences: dict[int, dict[str, np.ndarray]]) -> None:
     """Index the sequences (name -> terms) of each entry: one new segment
     for all of them, then the merges it makes due (:func:`merge`).

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from catalog import p_positions, service
 from catalog.config import Settings
@@ -18,10 +18,13 @@ from catalog.games.definition import canonicalize
 from catalog.service import jobs
 from catalog.store import jobs as queue
 from catalog.store import repository as repo
+from catalog.store import search
 from catalog.store.db import writing
 from catalog.store.fill import worker_name
+from catalog.store.ids import format_id
 from catalog.store.job_model import Job
 from catalog.store.models import utcnow
+from catalog.store.tables import search_postings, search_segments
 
 IDS = ["W000001", "W000004", "W000005"]
 
@@ -370,3 +373,103 @@ def test_a_job_given_back_while_a_twin_waits_is_superseded(store):
         other_target.entry_id, other_target.target = 4, 999
     queue.release(store.sessions, job["id"])
     assert states(store)[job["id"]] == ("failed", 0, f"superseded by job {twin}")
+
+
+def batches_of(monkeypatch) -> list[list[int]]:
+    """Record the entries of each batch a worker runs."""
+    seen: list[list[int]] = []
+    real = jobs.run_batch
+
+    def spy(store, claimed, *args, **kwargs):
+        seen.append([job.entry_id for job in claimed])
+        return real(store, claimed, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "run_batch", spy)
+    return seen
+
+
+def indexed(store) -> set[int]:
+    """The entries the search index holds postings of."""
+    with store.sessions() as session:
+        blobs = session.scalars(select(search_postings.c.entries)).all()
+    return {int(e) for blob in blobs for e in search.unpack(blob)}
+
+
+def test_small_jobs_run_as_one_batch_with_one_index_segment(store, monkeypatch):
+    seen = batches_of(monkeypatch)
+    numbers = [1, 4, 5, 6, 7, 8]
+    jobs.enqueue(store, [format_id(n) for n in numbers], 600)
+    with store.sessions() as session:
+        segments = session.scalar(select(func.count()).select_from(search_segments))
+    summary = jobs.work(store, max_idle=0)
+    assert summary["done"] == len(numbers) and seen == [numbers]
+    with store.sessions() as session:
+        after = session.scalar(select(func.count()).select_from(search_segments))
+        for number in numbers:  # invariants too, as one job at a time
+            assert repo.read_invariants(session, number, 1) is not None
+    assert after == segments + 1
+    assert set(numbers) <= indexed(store)
+    for number in numbers:
+        wid = format_id(number)
+        expected = p_positions(definition(store, wid), 600)
+        assert np.array_equal(stored(store, number, 600), expected)
+    assert service.verify(store, [format_id(n) for n in numbers])["ok"]
+
+
+def test_a_failing_job_of_a_batch_leaves_nothing_of_its_own(store, monkeypatch):
+    """Its fill, invariants and postings are rolled back to its savepoint;
+    the others of the batch commit; it is retried as one job would be."""
+    seen = batches_of(monkeypatch)
+    real = jobs.entry_invariants
+
+    def broken(inside, number, *args):
+        if number == 5:  # after its fill was written in the batch
+            raise ValueError("no invariants")
+        return real(inside, number, *args)
+
+    monkeypatch.setattr(jobs, "entry_invariants", broken)
+    queued = jobs.enqueue(store, IDS, 700)["jobs"]
+    summary = jobs.work(store, once=False, max_idle=0, backoff=3600)
+    assert seen[0] == [1, 4, 5] and summary["retried"] == 1
+    assert summary["done"] == 2
+    assert stored(store, 5, 700).size == 0 and 5 not in indexed(store)
+    assert {1, 4} <= indexed(store)
+    job = jobs.job(store, queued[2]["id"])
+    assert (job["state"], job["error"]) == ("queued", "ValueError: no invariants")
+
+
+def test_a_large_job_met_while_gathering_runs_alone_after_the_batch(store, monkeypatch):
+    seen = batches_of(monkeypatch)
+    alone: list[int] = []
+    real = jobs.run
+
+    def single(store, claimed, *args, **kwargs):
+        alone.append(claimed.entry_id)
+        return real(store, claimed, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "run", single)
+    monkeypatch.setattr(
+        jobs, "_seconds", lambda _store, job: 10.0 if job.entry_id == 5 else 0.01
+    )
+    jobs.enqueue(store, ["W000001", "W000004", "W000005", "W000006"], 300)
+    assert jobs.work(store, max_idle=0)["done"] == 4
+    # 1 and 4 batched, 5 alone; 6, the last, is a batch of one: run alone.
+    assert seen == [[1, 4]] and alone == [5, 6]
+
+
+@pytest.mark.parametrize(
+    ("each", "most", "sizes"),
+    [(0.25, 64, [8, 6]), (0.01, 4, [4, 4, 4, 2])],
+    ids=["seconds", "jobs"],
+)
+def test_a_batch_stops_at_its_seconds_or_its_jobs(
+    store, monkeypatch, each, most, sizes
+):
+    seen = batches_of(monkeypatch)
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, _job: each)
+    monkeypatch.setattr(jobs, "BATCH_JOBS", most)
+    numbers = list(range(1, 15))
+    jobs.enqueue(store, [format_id(n) for n in numbers], 200)
+    assert jobs.work(store, max_idle=0)["done"] == len(numbers)
+    assert [len(b) for b in seen] == sizes  # 8 × 0.25 s: BATCH_SECONDS
+    assert [n for b in seen for n in b] == numbers
