@@ -164,7 +164,9 @@ def compute_many(
     """
     from catalog.service.positions import compute
     from catalog.service.store import batch
+    from catalog.store import search
 
+    written = 0  # entries since the index's last vacuum (PostgreSQL)
     with _Invariants(store) as ahead:
         batches = [
             ids[first : first + BATCH_ENTRIES]
@@ -182,6 +184,10 @@ def compute_many(
                     entry_invariants(inside, number, ahead.take(number))
                     if progress is not None:
                         progress(1)
+            written += len(wids)
+            if written >= search.VACUUM_ENTRIES or k + 1 == len(batches):
+                search.vacuum(store.engine)
+                written = 0
 
 
 def _forget_connections(store: Store) -> None:

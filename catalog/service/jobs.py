@@ -14,6 +14,7 @@ from catalog.games.definition import check_n
 from catalog.service.entries import entry_invariants
 from catalog.service.store import Store, compute_limit, entry_game
 from catalog.store import jobs as queue
+from catalog.store import search
 from catalog.store.db import writing
 from catalog.store.fill import (
     LEASE_SECONDS,
@@ -119,6 +120,7 @@ def work(
     it did, by outcome."""
     outcomes = ("done", "failed", "retried", "dropped", "released", "lost")
     counts = dict.fromkeys(outcomes, 0)
+    vacuumed = 0  # jobs done when the index was last vacuumed (PostgreSQL)
     idle_since = time.monotonic()
     pause = poll
     while not stopping():
@@ -137,6 +139,8 @@ def work(
                 break
             _sleep(poll, stopping)
             continue
+        group: list[Job]
+        last: Job | None
         try:
             if once:
                 group, last = [], claimed
@@ -149,6 +153,9 @@ def work(
                 counts[run(store, group[0], stopping, lease, backoff)] += 1
             if last is not None:
                 counts[run(store, last, stopping, lease, backoff)] += 1
+            if counts["done"] - vacuumed >= search.VACUUM_ENTRIES:
+                search.vacuum(store.engine)
+                vacuumed = counts["done"]
         except DatabaseUnavailable as exc:
             # Lost while recording how the job ended (release, retry), or
             # during a batch: the claims stay ours and are resumed, or taken
@@ -207,7 +214,6 @@ def run_batch(
     savepoint alone and retried or failed after the batch commits, as
     :func:`run` would. Returns each job's outcome (see :func:`run`)."""
     from catalog.service.store import batch
-    from catalog.store import search
 
     outcomes: dict[int, str] = {}
     errors: dict[int, str] = {}

@@ -148,3 +148,26 @@ def test_an_interrupted_batch_leaves_nothing_and_runs_again(
     whole, again = logical(whole_url), logical(url)
     for table in whole:
         assert again[table] == whole[table], table
+
+
+def test_seeding_vacuums_the_index_every_so_many_entries_and_at_the_end(
+    request, tmp_path, monkeypatch
+):
+    url = fresh("postgresql", request, tmp_path, "vacuumed")
+    ids = seeded(url, tmp_path / "vacuumed")[:20]
+    calls: list[str] = []
+    real = search.vacuum
+    monkeypatch.setattr(
+        search,
+        "vacuum",
+        lambda engine: calls.append(engine.dialect.name) or real(engine),
+    )
+    monkeypatch.setattr(search, "VACUUM_ENTRIES", 8)
+    monkeypatch.setattr(entries_service, "BATCH_ENTRIES", 4)
+    store = service.Store(Settings.load(url))
+    try:
+        service.compute_many(store, ids, 200)
+    finally:
+        store.dispose()
+    # Batches of 4: after the 8th, 16th and the last (20th) entry.
+    assert calls == ["postgresql"] * 3

@@ -186,3 +186,30 @@ def test_one_merger_at_a_time_on_postgresql(postgresql_maker):
     with maker.begin() as session:
         assert search.merge(session) == 1
         assert session.scalar(select(func.count()).select_from(search_segments)) == 1
+
+
+def test_vacuum_runs_on_postgresql_one_process_at_a_time(postgresql_maker):
+    engine = postgresql_maker.kw["bind"]
+    with postgresql_maker.begin() as session:  # merges: rows left dead
+        for entry in range(1, 3 * search.FANOUT):
+            search.index_sequences(session, entry, {"y": np.arange(entry, entry + 5)})
+    assert search.vacuum(engine)
+    with engine.connect() as holder:
+        holder.execute(
+            text("SELECT pg_advisory_lock(:key)"), {"key": search._VACUUM_LOCK}
+        )
+        assert not search.vacuum(engine)  # another process is vacuuming
+        holder.execute(
+            text("SELECT pg_advisory_unlock(:key)"), {"key": search._VACUUM_LOCK}
+        )
+    assert search.vacuum(engine)
+    with postgresql_maker() as session:
+        assert len(triples(session)) > 0
+
+
+def test_vacuum_is_nothing_on_sqlite(tmp_path, request):
+    engine = make_engine(new_database_url("sqlite", request, tmp_path, migrated))
+    try:
+        assert not search.vacuum(engine)
+    finally:
+        engine.dispose()
