@@ -1,8 +1,9 @@
 """Families: seed thousands of members, then filter and tabulate them.
 
 Run: ``make bench-families`` (or ``python benchmarks/families.py [--n N]
-[--families box,maharaja] [--no-postgres]``). In a temporary SQLite file and
-a temporary PostgreSQL database (``WYTHOFF_TEST_POSTGRES_URL``, default the
+[--families box,maharaja] [--no-postgres] [--no-sqlite]``). In a temporary
+SQLite file and a temporary PostgreSQL database
+(``WYTHOFF_TEST_POSTGRES_URL``, default the
 local server) it seeds the seeds and every member of the families (10,349
 entries with the shipped ranges), computes each to n (default 10^4) with its
 invariants as ``wythoff seed`` does (batches, the invariants a batch ahead
@@ -260,11 +261,15 @@ def main() -> int:
     parser.add_argument("--families", default="", help="comma-separated (all)")
     parser.add_argument("--repeat", type=int, default=25)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-sqlite", action="store_true")
     args = parser.parse_args()
     names = [name for name in args.families.split(",") if name]
     ok = True
     with tempfile.TemporaryDirectory() as folder:
-        targets = [("SQLite", f"sqlite:///{Path(folder) / 'families.sqlite3'}")]
+        targets = []
+        if not args.no_sqlite:
+            sqlite = f"sqlite:///{Path(folder) / 'families.sqlite3'}"
+            targets.append(("SQLite", sqlite))
         admin, name = None, f"wythoff_bench_families_{os.getpid()}"
         if not args.no_postgres:
             admin = create_engine(ADMIN, isolation_level="AUTOCOMMIT")
