@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 
 from catalog.store import chunks, tables
-from catalog.store.db import Reader
+from catalog.store.db import Reader, dialect_insert
 from catalog.store.tables import utcnow
 
 if TYPE_CHECKING:
@@ -320,8 +320,7 @@ def _insert_link(
         "long_digest": long[1],
     }
     session.execute(
-        _dialect(session)
-        .insert(tables.xref_links)
+        dialect_insert(session)(tables.xref_links)
         .values(**values)
         .on_conflict_do_nothing()
     )
@@ -439,23 +438,8 @@ def _set_facts(session: Session, entry_id: int, **values: Any) -> None:
     from catalog.store.models import Facts
 
     session.execute(
-        _dialect(session)
-        .insert(Facts)
+        dialect_insert(session)(Facts)
         .values(entry_id=entry_id)
         .on_conflict_do_nothing(index_elements=["entry_id"])
     )
     session.execute(update(Facts).where(Facts.entry_id == entry_id).values(**values))
-
-
-def _dialect(session: Session) -> Any:
-    """The dialect module of the session's database, for its ``insert``
-    with ``on_conflict_do_nothing``."""
-    # Imported here: loading the PostgreSQL dialect costs 30 ms of every
-    # command's start, and only a write needs it.
-    if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects import postgresql
-
-        return postgresql
-    from sqlalchemy.dialects import sqlite
-
-    return sqlite
