@@ -4,6 +4,7 @@ mutants of ``catalog/families/spec.py``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -72,6 +73,14 @@ def load(tmp_path: Path, **changes):
             "'$j' names no parameter",
         ),
         ({"member": {"name": "m {j}"}}, "{j} names no parameter"),
+        (
+            {"member": {"name": "m", "keywords": ["k {k}", "j {j}"]}},
+            "member.keywords[1]: {j} names no parameter",
+        ),
+        (
+            {"references": [{"citation": "c", "locator": "Table {j}"}]},
+            "references[0].locator: {j} names no parameter",
+        ),
     ],
 )
 def test_a_bad_field_is_named(tmp_path, changes, message):
@@ -97,3 +106,10 @@ def test_templates_render_at_every_depth():
     # "$kind" rendered to the literal key beside it: the lists join, in order.
     assert rendered == {"rays": POOL, "alter": {"N": [[5, 5], [3, 1]]}}
     assert render_text("k={k}, {unknown} stays", {"k": "3"}) == "k=3, {unknown} stays"
+
+
+def test_a_family_cannot_be_changed_in_place(tmp_path):
+    """Families are loaded once and shared by every request of a process."""
+    family = load(tmp_path).family("fam")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        family.name = "other"  # type: ignore[misc]
