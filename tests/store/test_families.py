@@ -11,6 +11,7 @@ from catalog.compute.sequences import column_sequence, is_symmetric
 from catalog.config import Settings
 from catalog.errors import BadInput, NotFound
 from catalog.families import FIRST_FAMILY_ID
+from catalog.families.filters import MAX_CONDITION_LENGTH, MAX_CONDITIONS
 from catalog.store.ids import UnknownEntry
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
@@ -274,6 +275,18 @@ def test_filter_errors(tabled):
         service.table(store, "box", "colour")
     with pytest.raises(BadInput, match="--fix kind: 'Q' is not one of P, N"):
         service.table(store, "cell", "defects", ["kind=Q"])
+
+
+def test_the_documented_limits_of_where_and_no_less(tabled):
+    """16 conditions of 100 characters each are answered; one more
+    condition, or one more character, is refused (docs/cli.md, OpenAPI)."""
+    longest = "defects" + " " * 90 + "<=5"
+    assert len(longest) == MAX_CONDITION_LENGTH == 100
+    service.list_entries(tabled, where=[longest] * MAX_CONDITIONS)
+    with pytest.raises(BadInput, match="at most 16 conditions"):
+        service.list_entries(tabled, where=[longest] * (MAX_CONDITIONS + 1))
+    with pytest.raises(BadInput, match="where"):
+        service.list_entries(tabled, where=[longest + " "])
 
 
 def test_search_by_label_and_family(tabled):
