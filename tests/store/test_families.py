@@ -310,3 +310,13 @@ def test_a_field_has_its_invariants_name_and_the_old_spelling_still_works():
     assert parse_where("deviation=-4,3") == parse_where("deviations=-4,3")
     assert parse_where("adjoined=true").field == "adjoined_moves"
     assert parse_sort("-deviation_min", None, None) == "-deviations_min"
+
+
+def test_a_family_sorts_by_an_invariant_as_by_a_parameter(tabled):
+    """Within a family, ``--sort`` takes the invariants' fields as well as
+    the family's parameters."""
+    rows = service.list_entries(tabled, family="box", sort="-defects")["entries"]
+    defects = [row["values"]["defects"] for row in rows]
+    assert defects and defects == sorted(defects, reverse=True)
+    by_a = service.list_entries(tabled, family="box", sort="a")["entries"]
+    assert len(by_a) == len(rows)
