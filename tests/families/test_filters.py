@@ -3,9 +3,11 @@ of whose members it applies to is refused, naming the field)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from catalog.families.filters import FIELDS
+from catalog.families.filters import FIELDS, parse_where
 from catalog.games.definition import canonicalize
 
 WYTHOFF = [[1, 0], [0, 1], [1, 1]]
@@ -23,3 +25,14 @@ WYTHOFF = [[1, 0], [0, 1], [1, 1]]
 )
 def test_adjoined_moves_applies_to_wythoff_plus_moves_alone(definition, applies):
     assert FIELDS["adjoined_moves"].applies(canonicalize(definition)) is applies
+
+
+def test_fields_and_conditions_cannot_be_changed_in_place():
+    """FIELDS is shared by every request of a process, and a parsed
+    condition by the statement built from it."""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        FIELDS["defects"].kind = "pair"  # type: ignore[misc]
+    condition = parse_where("defects <= 2")
+    assert (condition.field, condition.op, condition.value) == ("defects", "<=", 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        condition.value = 3  # type: ignore[misc]
