@@ -51,7 +51,6 @@ Everything here is a pure function of ``p_positions(definition, n)``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -315,15 +314,14 @@ def read_dictionary(
     i0 = int(eligible[0])
     x, x_next, k, stop = x[i0:last], x_next[i0:last], k[i0:last], stop[i0:last]
     starts = (x + 1).tolist()
-    words = [text[a : b + 1] for a, b in zip(starts, x_next.tolist(), strict=True)]
-    translates = [
-        rows[a + 1 : b] for a, b in zip(k.tolist(), stop.tolist(), strict=True)
+    # Equal words (and equal translates) by numbering the distinct strings,
+    # at numpy speed: one Python string a distinct word, not one a word read.
+    ids, firsts = _classes(text, x + 1, x_next - x)
+    tids, _ = _classes(rows, k + 1, stop - k - 1)
+    names = [text[s : s + length] for s, length in _spans(x + 1, x_next - x, firsts)]
+    first_translate = [
+        rows[s : s + length] for s, length in _spans(k + 1, stop - k - 1, firsts)
     ]
-    # Each word's first translate and column, in the order words first occur.
-    order = dict.fromkeys(words)
-    first_translate = dict(zip(words[::-1], translates[::-1], strict=True))
-    first = dict(zip(words[::-1], starts[::-1], strict=True))
-    tally = Counter(words)
     # Problems, each where the loop of the paper's reading meets it.
     differs = np.frombuffer(text.encode(), np.uint8) != np.frombuffer(
         rows.encode(), np.uint8
@@ -333,16 +331,10 @@ def read_dictionary(
     # k + |w| + zeros(w), its stop - 1, as C counts the zeros read.)
     overlaps = k < x_next
     unlike = wrong[stop] - wrong[k + 1] > 0
-    flagged = set(np.flatnonzero(overlaps | unlike).tolist())
-    if len(set(zip(words, translates, strict=True))) != len(order):
-        flagged |= {
-            i
-            for i, (w, t) in enumerate(zip(words, translates, strict=True))
-            if first_translate[w] != t
-        }
+    twice = tids != tids[firsts[ids]]  # another translate than the first's
     problems: list[str] = []
-    for i in sorted(flagged):
-        word, s, translate = words[i], starts[i], translates[i]
+    for i in np.flatnonzero(overlaps | unlike | twice).tolist():
+        word, s, translate = names[ids[i]], starts[i], rows[k[i] + 1 : stop[i]]
         if overlaps[i]:
             problems.append(f"word {word} at column {s} overlaps its translate")
         if unlike[i]:
@@ -350,26 +342,76 @@ def read_dictionary(
                 f"translate {translate} of {word} at column {s} is not the "
                 f"bit-string {text[k[i] + 1 : stop[i]]}"
             )
-        if first_translate[word] != translate:
+        if twice[i]:
             problems.append(
                 f"word {word} at column {s} translates to {translate}, "
-                f"at column {first[word]} to {first_translate[word]}"
+                f"at column {starts[firsts[ids[i]]]} to {first_translate[ids[i]]}"
             )
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS
         problems[MAX_PROBLEMS:] = [f"... and {more} more problems"]
     end = int(x_next[-1]) + 1
     return Dictionary(
-        words={w: first_translate[w] for w in order},
-        first={w: first[w] for w in order},
-        counts={w: tally[w] for w in order},
+        words=dict(zip(names, first_translate, strict=True)),
+        first={w: starts[i] for w, i in zip(names, firsts.tolist(), strict=True)},
+        counts=dict(zip(names, np.bincount(ids).tolist(), strict=True)),
         start=starts[0],
         columns=end - starts[0],
         bits=c,
         problems=tuple(problems),
-        parse=tuple(zip(starts, words, strict=True)),
+        parse=tuple(zip(starts, [names[i] for i in ids.tolist()], strict=True)),
         rule=rule,
     )
+
+
+#: Most bytes :func:`_classes` lays out at once (strings past it are
+#: numbered by a dict of their slices instead).
+MAX_CLASS_BYTES = 1 << 22
+
+
+def _spans(
+    starts: np.ndarray, lengths: np.ndarray, chosen: np.ndarray
+) -> list[tuple[int, int]]:
+    return list(zip(starts[chosen].tolist(), lengths[chosen].tolist(), strict=True))
+
+
+def _classes(
+    text: str, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Number the strings ``text[s : s + length]`` by their first occurrence:
+    ``ids[i]`` is the number of string i (0 for the first string, then 1 for
+    the first string unlike it, ...), ``firsts[j]`` the index of the first
+    string numbered j.
+
+    The strings are laid out as the rows of a byte matrix (padded past their
+    length with a byte no string holds) and numbered by ``np.unique``.
+
+    >>> _classes("0101101", np.array([0, 2, 1, 4]), np.array([2, 2, 2, 1]))
+    (array([0, 0, 1, 2]), array([0, 2, 3]))
+    """
+    count = len(starts)
+    width = int(lengths.max()) if count else 0
+    if count * width > MAX_CLASS_BYTES:
+        seen: dict[str, int] = {}
+        numbers = [
+            seen.setdefault(text[s : s + length], len(seen))
+            for s, length in zip(starts.tolist(), lengths.tolist(), strict=True)
+        ]
+        ids = np.array(numbers, dtype=np.int64)
+        firsts = np.full(len(seen), count, dtype=np.int64)
+        np.minimum.at(firsts, ids, np.arange(count))
+        return ids, firsts
+    data = np.frombuffer(text.encode(), np.uint8)
+    offsets = np.arange(width)
+    inside = offsets < lengths[:, None]
+    where = np.minimum(starts[:, None] + offsets, len(data) - 1)
+    matrix = np.where(inside, data[where], np.uint8(0))
+    rows = np.ascontiguousarray(matrix).view(np.dtype((np.void, max(width, 1))))
+    _, first, inverse = np.unique(rows.ravel(), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return rank[inverse.ravel()], first[order]
 
 
 def maharaja_invariants(
