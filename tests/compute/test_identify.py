@@ -13,8 +13,18 @@ import itertools
 import numpy as np
 import pytest
 
+from catalog.compute import identify as module
 from catalog.compute import reference
-from catalog.compute.identify import Window, differences, identify, maximal
+from catalog.compute.identify import (
+    Game,
+    Window,
+    covered_by,
+    differences,
+    identify,
+    maximal,
+    reproduces,
+    step_grid,
+)
 from catalog.errors import BadInput
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
@@ -244,3 +254,146 @@ def test_bad_data_names_the_field(cells, n, message):
     with pytest.raises(BadInput) as caught:
         Window.of(cells, n)
     assert str(caught.value).startswith(message)
+
+
+# -- the window's operations against their definitions, large windows too ---
+#
+# Above _SHIFTS cells of S the differences and the cover are counted by FFT
+# (padded to 2n so that nothing wraps around); below, by shifted ORs. Both
+# are compared with the definitions, pair by pair, on windows dense enough
+# to take either path, with cells on every edge.
+
+
+def differences_by_pairs(grid, exempt=None):
+    """d[a, b]: (a, b) = t - s for cells s != t of S, t >= s, t not exempt."""
+    cells = np.argwhere(grid)
+    targets = cells if exempt is None else cells[~exempt[cells[:, 0], cells[:, 1]]]
+    d = targets[None, :, :] - cells[:, None, :]
+    d = d[(d >= 0).all(axis=2) & (d != 0).any(axis=2)]
+    out = np.zeros_like(grid)
+    out[d[:, 0], d[:, 1]] = True
+    return out
+
+
+def cover_by_pairs(grid, steps):
+    """c[x, y]: (x, y) = s + (a, b) for a cell s of S and a step (a, b)."""
+    n = grid.shape[0]
+    at = np.argwhere(grid)[:, None, :] + np.argwhere(steps)[None, :, :]
+    at = at[(at < n).all(axis=2)]
+    out = np.zeros_like(grid)
+    out[at[:, 0], at[:, 1]] = True
+    return out
+
+
+@pytest.mark.parametrize("path", ["fft", "shifts", "either"])
+@pytest.mark.parametrize("density", [0.05, 0.3])
+@pytest.mark.parametrize("seed", range(3))
+def test_differences_and_cover_are_their_definitions(seed, density, path, monkeypatch):
+    if path != "either":
+        monkeypatch.setattr(module, "_SHIFTS", 0 if path == "fft" else 10**9)
+    rng = np.random.default_rng(seed)
+    n = 37 + seed  # odd and even sizes: 691 cells at 0.3 (FFT), about 70 at 0.05
+    grid = rng.random((n, n)) < density
+    grid[0, 0] = grid[n - 1, 0] = grid[0, n - 1] = grid[n - 1, n - 1] = True
+    exempt = grid & (rng.random((n, n)) < 0.5)
+    steps = rng.random((n, n)) < density
+    steps[n - 1, n - 1] = True
+    assert (differences(grid) == differences_by_pairs(grid)).all()
+    assert (differences(grid, exempt) == differences_by_pairs(grid, exempt)).all()
+    game = Game(rays=(), moves=tuple(map(tuple, np.argwhere(steps).tolist())))
+    assert (covered_by(grid, game) == cover_by_pairs(grid, steps)).all()
+
+
+def test_step_grid_holds_every_move_and_multiple_of_a_ray():
+    n = 13
+    rays, moves = [(1, 2), (3, 0), (5, 5)], [(2, 7), (12, 12), (13, 1), (0, 20)]
+    expected = {(2, 7), (12, 12)}
+    for a, b in rays:
+        expected |= {(k * a, k * b) for k in range(1, n) if k * a < n and k * b < n}
+    found = {tuple(c) for c in np.argwhere(step_grid(rays, moves, n)).tolist()}
+    assert found == expected
+
+
+def reproduction_cases():
+    """Games (one with more than _SHIFTS P-positions: the FFT path) and
+    altered games, with their P-positions in a window."""
+    yield {"rays": [[1, 1]]}, 150  # P iff min(x, y) = 0: 299 cells
+    yield {"rays": [[1, 0], [0, 1], [1, 1]]}, 40
+    yield {"rays": [[1, 0], [0, 2], [1, 1]], "moves": [[3, 1]]}, 30
+    yield {"rays": [[2, 1], [1, 2]], "moves": [[1, 0], [0, 1]]}, 30
+    yield (
+        {"rays": [[1, 0], [0, 1], [1, 1]], "alter": {"N": [[0, 0]], "P": [[2, 2]]}},
+        25,
+    )
+    yield {"rays": [[1, 1]], "alter": {"P": [[5, 3], [9, 9]], "N": [[0, 4]]}}, 140
+
+
+def game_of(definition):
+    alter = definition.get("alter", {})
+    return Game(
+        rays=tuple(map(tuple, definition.get("rays", []))),
+        moves=tuple(map(tuple, definition.get("moves", []))),
+        forced_p=tuple(map(tuple, alter.get("P", []))),
+        forced_n=tuple(map(tuple, alter.get("N", []))),
+    )
+
+
+@pytest.mark.parametrize(("definition", "n"), list(reproduction_cases()))
+def test_reproduces_is_the_games_p_positions(definition, n):
+    """A game reproduces its own P-positions, and no window one cell away
+    (a cell added or taken out, near the corner or far out)."""
+    window = data(definition, n)
+    game = game_of(definition)
+    assert reproduces(window, game)
+    rng = np.random.default_rng(n)
+    cells = [(0, 1), (1, 0), (n - 1, n - 1), (n - 1, 0), (0, n - 1)]
+    cells += [tuple(c) for c in rng.integers(0, n, (6, 2)).tolist()]
+    for x, y in cells:
+        grid = window.grid.copy()
+        grid[x, y] = not grid[x, y]
+        if (x, y) in game.forced_p + game.forced_n:
+            continue  # the forced cells themselves say nothing
+        assert not gives(definition, Window(n, grid))
+        assert not reproduces(Window(n, grid), game), (x, y)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_maximal_games_rays_and_moves_are_their_definitions(seed):
+    """Rays: the steps whose every multiple in the window is in M*, with two
+    multiples at least, that are no multiple of another such step; moves:
+    the other steps of M*."""
+    n = 14 + 2 * seed
+    rng = np.random.default_rng(seed)
+    grid = rng.random((n, n)) < 0.06
+    grid[0, 0] = True
+    if seed % 2:
+        grid = np.asarray(data({"rays": [[1, 0], [0, 1], [1, 1]]}, n).grid)
+    found = maximal(Window(n, grid))
+    allowed = found.allowed
+
+    def multiples(a, b):
+        return [(k * a, k * b) for k in range(1, n) if k * a < n and k * b < n]
+
+    steps = [(a, b) for a in range(n) for b in range(n) if (a, b) != (0, 0)]
+    ray_ok = {
+        s
+        for s in steps
+        if len(multiples(*s)) >= 2 and all(allowed[m] for m in multiples(*s))
+    }
+    rays = {
+        (a, b)
+        for a, b in ray_ok
+        if not any(
+            (a // d, b // d) in ray_ok
+            for d in range(2, max(a, b) + 1)
+            if a % d == 0 and b % d == 0
+        )
+    }
+    assert {tuple(r) for r in np.argwhere(found.ray_ok).tolist()} == ray_ok
+    assert set(found.rays) == rays and rays
+    on_rays = {m for r in rays for m in multiples(*r)}
+    assert found.moves == sum(1 for s in steps if allowed[s] and s not in on_rays)
+    reached = cover_by_pairs(grid, allowed)
+    unreached = [tuple(c) for c in np.argwhere(~grid & ~reached).tolist()]
+    assert found.absorbing == (not unreached)
+    assert found.unreached == unreached[:20]
