@@ -162,7 +162,7 @@ def compute_many(
     entry at n = 10^4): on a machine with more than one core they are
     computed in helper processes, a batch ahead, while this process fills.
     """
-    from catalog.service.positions import compute
+    from catalog.service.positions import filled
     from catalog.service.store import batch
     from catalog.store import search
 
@@ -179,8 +179,7 @@ def compute_many(
                 ahead.submit(batches[k + 1])
             with batch(store) as inside:
                 for wid in wids:
-                    compute(inside, wid, n)
-                    number = entry_number(inside, wid)
+                    number = filled(inside, wid, n)
                     entry_invariants(inside, number, ahead.take(number))
                     if progress is not None:
                         progress(1)

@@ -55,7 +55,7 @@ def fill(store: Store, number: int, n: int, progress: Progress | None = None) ->
     )
 
 
-def _filled(
+def filled(
     store: Store,
     wid: str,
     n: int,
@@ -72,7 +72,7 @@ def _filled_positions(
     store: Store, wid: str, n: int, progress: Progress | None
 ) -> tuple[int, np.ndarray]:
     """Fill up to n, then read every P-position with x, y < n."""
-    number = _filled(store, wid, n, progress)
+    number = filled(store, wid, n, progress)
     with store.sessions() as session:
         return number, stored.read_positions(session, number, 0, n, n, store.cache)
 
@@ -131,7 +131,7 @@ def positions_window(
         else:
             page = None
     if page is None:
-        _filled(store, wid, n)
+        filled(store, wid, n)
         with store.reading() as connection:
             page, after = stored.read_page(
                 connection, number, n, start, limit, store.cache

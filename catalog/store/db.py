@@ -234,9 +234,14 @@ def writing(maker: sessionmaker[Session]) -> Iterator[Session]:
 
 def dialect_insert(session: Session) -> Any:
     """The INSERT with ``ON CONFLICT`` of the session's database."""
+    return insert_of(session.get_bind().dialect.name)
+
+
+def insert_of(dialect: str) -> Any:
+    """The INSERT with ``ON CONFLICT`` of the database ``dialect``."""
     # Imported here, and only the one needed: loading the PostgreSQL dialect
     # costs 30 ms of a command's start, and only a write needs it.
-    if session.get_bind().dialect.name == "postgresql":
+    if dialect == "postgresql":
         from sqlalchemy.dialects import postgresql
 
         return postgresql.insert

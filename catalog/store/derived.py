@@ -9,6 +9,7 @@ bare Connection as well; only the writes import the ORM's models.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ from sqlalchemy import (
 )
 
 from catalog.store import chunks, tables
-from catalog.store.db import Reader, dialect_insert
+from catalog.store.db import Reader, dialect_insert, insert_of
 from catalog.store.tables import utcnow
 
 if TYPE_CHECKING:
@@ -432,14 +433,20 @@ def store_fill_facts(
 def _set_facts(session: Session, entry_id: int, **values: Any) -> None:
     """Set some columns of the entry's facts row, creating it if missing.
 
-    A fill and a first ``show`` of the same entry may write at once: the row
-    is created by an insert that does nothing on conflict, so neither fails.
+    One ``INSERT … ON CONFLICT DO UPDATE`` of those columns: a fill and a
+    first ``show`` of the same entry may write at once, and neither fails.
     """
-    from catalog.store.models import Facts
+    upsert = _facts_upsert(session.get_bind().dialect.name, tuple(values))
+    session.execute(upsert, {"entry_id": entry_id, **values})
 
-    session.execute(
-        dialect_insert(session)(Facts)
-        .values(entry_id=entry_id)
-        .on_conflict_do_nothing(index_elements=["entry_id"])
+
+@functools.cache
+def _facts_upsert(dialect: str, columns: tuple[str, ...]) -> Any:
+    """The upsert of ``columns`` of a facts row, built once a set of columns
+    (statements built per call were a tenth of a seed's time)."""
+    statement = insert_of(dialect)(tables.facts).values(
+        {"entry_id": bindparam("entry_id"), **{c: bindparam(c) for c in columns}}
     )
-    session.execute(update(Facts).where(Facts.entry_id == entry_id).values(**values))
+    return statement.on_conflict_do_update(
+        index_elements=["entry_id"], set_={c: statement.excluded[c] for c in columns}
+    )

@@ -495,7 +495,12 @@ def _fill_columns(
             _claim_extent(session, entry_id, start, x1, None, count, engine)
             repo.write_chunk(session, entry_id, x0, x1, None, found)
             if x1 == n:
-                _store_derived(session, entry_id, n, whole_columns=True, window=n)
+                # Every column's positions at hand when this chunk is the
+                # first (a fill of 10^4 is one chunk): none read back.
+                every = found if x0 == 0 else None
+                _store_derived(
+                    session, entry_id, n, whole_columns=True, window=n, positions=every
+                )
         expected = cost.chunk_seconds(game, start, x1)
         # The first chunk's time includes loading the compiled kernels.
         if expected > 0 and not first:
@@ -604,11 +609,18 @@ def _claim_extent(
 
 
 def _store_derived(
-    session: Session, entry_id: int, x_bound: int, whole_columns: bool, window: int
+    session: Session,
+    entry_id: int,
+    x_bound: int,
+    whole_columns: bool,
+    window: int,
+    positions: np.ndarray | None = None,
 ) -> None:
     """Sequences, bitstrings, their search index, cross-references, and the
-    prints of the stored window x, y < ``window``."""
-    positions = repo.read_positions(session, entry_id, 0, x_bound)
+    prints of the stored window x, y < ``window``, from the entry's stored
+    ``positions`` (read when not given)."""
+    if positions is None:
+        positions = repo.read_positions(session, entry_id, 0, x_bound)
     prints.replace(session, entry_id, positions, window)
     sequences, bitstrings = seqs.derive(positions, x_bound, whole_columns)
     repo.replace_sequences(session, entry_id, sequences)
