@@ -232,6 +232,7 @@ def _fill_admitted(
             progress=progress,
             lease=lease,
             deadline=limits.deadline,
+            game=game,
         )
     except BaseException as exc:
         with writing(maker) as session:
@@ -253,15 +254,18 @@ def compute_claimed(
     lease: float = LEASE_SECONDS,
     deadline: float | None = None,
     halt: Callable[[], bool] | None = None,
+    game: Definition | None = None,
 ) -> None:
     """The work of the running job ``job_id``, which this process holds:
     columns in chunks of about ``chunk_seconds``, each committed with a
     heartbeat that checks the claim is still this process's
     (:class:`ClaimLost` otherwise), or a box in one piece. ``halt`` is asked
     after each chunk: when true, :class:`Stopped` (the chunks stay). The
-    caller records how the job ended."""
-    with maker() as session:
-        game = canonicalize(repo.get_entry(session, entry_id).definition)
+    caller records how the job ended. ``game``: the entry's definition,
+    when the caller has read it."""
+    if game is None:
+        with maker() as session:
+            game = canonicalize(repo.get_entry(session, entry_id).definition)
     runner = _Runner(maker, job_id, lease, deadline, halt)
     if column_mode(game):
         _fill_columns(
