@@ -397,3 +397,126 @@ def test_the_maximal_games_rays_and_moves_are_their_definitions(seed):
     unreached = [tuple(c) for c in np.argwhere(~grid & ~reached).tolist()]
     assert found.absorbing == (not unreached)
     assert found.unreached == unreached[:20]
+
+
+# -- how identify shares its time between the two searches -------------------
+
+
+class Found:
+    def __init__(self, sizes, exact=True, bound=None):
+        self.games = [Game(rays=(), moves=(), size=s) for s in sizes]
+        self.exact, self.bound = exact, bound
+
+
+def recorded_searches(monkeypatch, results):
+    """Run identify's searches as fakes that return ``results`` in turn
+    (rule sets first), at a clock stopped at 1000 s; return the calls."""
+    from catalog.compute import smallest
+
+    calls, answers = [], iter(results)
+
+    class FakeSearch:
+        def __init__(self, window, maximal, altered, deadline):
+            self.altered, self.deadline = altered, deadline
+
+        def smallest(self, limit, deadline, below=None):
+            assert deadline == self.deadline
+            calls.append((self.altered, deadline, limit, below))
+            return next(answers)
+
+    monkeypatch.setattr(smallest, "Search", FakeSearch)
+    monkeypatch.setattr(module.time, "monotonic", lambda: 1000.0)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("seconds", "first", "last"),
+    [
+        (100.0, 1000 + 0.75 * 99, 1099.0),  # a second kept for the answer
+        (0.5, 1000 + 0.75 * 0.45, 1000.45),  # a tenth kept, below 10 s
+        (None, 1000 + 0.75 * (24 * 3600 - 1), 1000 + 24 * 3600 - 1.0),
+    ],
+)
+def test_the_rule_sets_get_three_quarters_of_the_time(
+    monkeypatch, seconds, first, last
+):
+    calls = recorded_searches(monkeypatch, [Found([3, 3]), Found([4])])
+    answer = identify(data(WYTHOFF, 10), limit=7, seconds=seconds)
+    assert calls == [
+        (False, pytest.approx(first), 7, None),
+        (True, pytest.approx(last), 7, 3),
+    ]
+    assert [g.size for g in answer.games] == [3, 3]
+    assert [g.size for g in answer.altered] == [4]
+    assert answer.exact and answer.seconds == 0.0
+
+
+def test_no_altered_game_is_smaller_than_no_rule(monkeypatch):
+    calls = recorded_searches(monkeypatch, [Found([0])])
+    answer = identify(data(WYTHOFF, 10), seconds=10)
+    assert len(calls) == 1 and answer.altered == []
+
+
+def test_a_smallest_rule_set_of_one_still_asks_for_altered_games(monkeypatch):
+    calls = recorded_searches(monkeypatch, [Found([1]), Found([])])
+    identify(data(WYTHOFF, 10), seconds=10)
+    assert [(altered, below) for altered, _, _, below in calls] == [
+        (False, None),
+        (True, 1),
+    ]
+
+
+def test_data_no_game_gives_goes_to_the_altered_search_with_all_the_time(monkeypatch):
+    calls = recorded_searches(monkeypatch, [Found([2], exact=False, bound=1)])
+    answer = identify(data({**WYTHOFF, "alter": {"N": [[0, 0]]}}, 10), seconds=10)
+    assert calls == [(True, 1009.0, 5, None)]
+    assert not answer.exact and answer.bound == 1
+
+
+def test_a_rule_search_out_of_time_answers_at_once(monkeypatch):
+    calls = recorded_searches(monkeypatch, [Found([], exact=False, bound=2)])
+    answer = identify(data(WYTHOFF, 10), seconds=10)
+    assert len(calls) == 1
+    assert (answer.exact, answer.bound, answer.games, answer.notes) == (
+        False,
+        2,
+        [],
+        [],
+    )
+
+
+def test_no_rule_set_within_the_limits_says_so_and_tries_altered_games(monkeypatch):
+    calls = recorded_searches(monkeypatch, [Found([]), Found([5])])
+    answer = identify(data(WYTHOFF, 10), seconds=10)
+    assert [(altered, below) for altered, _, _, below in calls] == [
+        (False, None),
+        (True, None),
+    ]
+    assert "none with at most" in answer.notes[0] and answer.altered[0].size == 5
+
+
+@pytest.mark.parametrize("limit", [0, module.MAX_IDENTIFY_LIMIT + 1])
+def test_the_limit_is_checked(limit):
+    with pytest.raises(BadInput, match=f"limit: from 1 to {module.MAX_IDENTIFY_LIMIT}"):
+        identify(data(WYTHOFF, 6), limit=limit)
+
+
+def test_the_documented_limits_are_taken(monkeypatch):
+    assert module.MAX_IDENTIFY_LIMIT == 50 and module.MAX_IDENTIFY_N == 256
+    calls = recorded_searches(monkeypatch, [Found([3]), Found([])])
+    identify(data(WYTHOFF, 6), limit=50)
+    assert calls[0][2] == 50
+    assert Window.of([(0, 0)], 1).grid.tolist() == [[True]]
+    assert Window.of([(255, 0)], 256).n == 256
+
+
+def test_windows_games_and_answers_are_immutable():
+    window = data(WYTHOFF, 6)
+    game = Game(rays=((1, 1),), moves=())
+    with pytest.raises(AttributeError):
+        window.n = 7
+    with pytest.raises(AttributeError):
+        game.size = 3
+    with pytest.raises(AttributeError):
+        maximal(window).moves = 1
+    assert game.size == 0 and game.forced == 0
