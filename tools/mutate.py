@@ -169,6 +169,22 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "of ranges, or parse_values, which checks their count first",
         ),
     ],
+    "catalog/compute/identify.py": [
+        (
+            "_SHIFTS = 25",
+            "the number of cells past which the FFT replaces the shifts: both give "
+            "the same grids (tests/compute/test_identify.py compares both paths "
+            "with the definitions)",
+        ),
+        (
+            ".shape[ -1]",
+            "the window's grids are square (Window holds n × n cells)",
+        ),
+        (
+            "for d in range(2, g + 2) if g % d == 0",
+            "d = g + 1 never divides g",
+        ),
+    ],
     "catalog/families/expr.py": [
         (
             "return a >= -1 and lower(b - a) == a",
