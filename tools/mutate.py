@@ -180,6 +180,19 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             ".shape[ -1]",
             "the window's grids are square (Window holds n × n cells)",
         ),
+        (".shape[ 1]", "the window's grids are square (Window holds n × n cells)"),
+        (
+            "_BATCH = 51",
+            "how many cover rows the search adds at once: its speed, not its answer",
+        ),
+        (
+            "for k in range( 1, n):",
+            "k = 1 checks allowed[a, b], true of every step it starts from",
+        ),
+        (
+            "continue",
+            "_multiples_ok: the loop past the window's last multiples finds none",
+        ),
         (
             "for d in range(2, g + 2) if g % d == 0",
             "d = g + 1 never divides g",

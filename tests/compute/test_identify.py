@@ -8,6 +8,7 @@ game it proposes must give the data exactly, by the reference.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -248,6 +249,9 @@ def test_a_search_out_of_time_says_so():
         ([(0, 1, 2)], 4, "positions[0]: must be a pair of integers"),
         ([(0, 0)], 0, "n: must be a positive integer"),
         ([(0, 0)], 257, "n: at most 256"),
+        ([(0, 0)], True, "n: must be a positive integer"),
+        ([(0, 0)], 4.0, "n: must be a positive integer"),
+        ([(-1, 0)], 4, "positions[0]: (-1, 0) has a negative coordinate"),
     ],
 )
 def test_bad_data_names_the_field(cells, n, message):
@@ -306,7 +310,8 @@ def test_differences_and_cover_are_their_definitions(seed, density, path, monkey
 
 def test_step_grid_holds_every_move_and_multiple_of_a_ray():
     n = 13
-    rays, moves = [(1, 2), (3, 0), (5, 5)], [(2, 7), (12, 12), (13, 1), (0, 20)]
+    rays = [(1, 2), (3, 0), (5, 5)]
+    moves = [(2, 7), (12, 12), (13, 1), (1, 13), (0, 20)]
     expected = {(2, 7), (12, 12)}
     for a, b in rays:
         expected |= {(k * a, k * b) for k in range(1, n) if k * a < n and k * b < n}
@@ -355,6 +360,11 @@ def test_reproduces_is_the_games_p_positions(definition, n):
             continue  # the forced cells themselves say nothing
         assert not gives(definition, Window(n, grid))
         assert not reproduces(Window(n, grid), game), (x, y)
+    # A cell forced P must be in S, a cell forced N out of it.
+    outside = tuple(map(int, np.argwhere(~window.grid)[0]))
+    inside = tuple(map(int, np.argwhere(window.grid)[-1]))
+    for forced in ({"forced_p": (outside,)}, {"forced_n": (inside,)}):
+        assert not reproduces(window, dataclasses.replace(game, **forced))
 
 
 @pytest.mark.parametrize("seed", range(4))
