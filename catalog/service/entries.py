@@ -367,7 +367,7 @@ def entry_invariants(
                     continue  # the definition changed meanwhile
                 repo.store_invariants(session, number, invariants.VERSION, data)
         except IntegrityError:
-            pass  # another worker stored the same data first
+            pass  # the entry was removed meanwhile (the rows are upserts)
         except (DBAPIError, DatabaseUnavailable) as exc:
             log.warning("invariants of %s not stored: %s", format_id(number), exc)
         return data

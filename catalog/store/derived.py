@@ -396,10 +396,9 @@ def store_invariants(
 ) -> None:
     """Keep ``data`` (from :func:`catalog.compute.invariants.compute`), and the
     values researchers filter by in the indexed columns of :class:`Facts`."""
-    from catalog.store.models import Invariants
-
-    session.merge(
-        Invariants(entry_id=entry_id, version=version, data=data, computed_at=utcnow())
+    session.execute(
+        _invariants_upsert(session.get_bind().dialect.name),
+        {"entry_id": entry_id, "version": version, "data": data, "at": utcnow()},
     )
     offset = (data.get("offset") or {}).get("value")
     deviations = (data.get("deviations") or {}).get("value")
@@ -438,6 +437,22 @@ def _set_facts(session: Session, entry_id: int, **values: Any) -> None:
     """
     upsert = _facts_upsert(session.get_bind().dialect.name, tuple(values))
     session.execute(upsert, {"entry_id": entry_id, **values})
+
+
+@functools.cache
+def _invariants_upsert(dialect: str) -> Any:
+    """The upsert of an entry's invariants row, built once."""
+    table = tables.invariants
+    statement = insert_of(dialect)(table).values(
+        entry_id=bindparam("entry_id"),
+        version=bindparam("version"),
+        data=bindparam("data", type_=table.c.data.type),
+        computed_at=bindparam("at"),
+    )
+    return statement.on_conflict_do_update(
+        index_elements=["entry_id"],
+        set_={c: statement.excluded[c] for c in ("version", "data", "computed_at")},
+    )
 
 
 @functools.cache
