@@ -194,6 +194,23 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "_multiples_ok: the loop past the window's last multiples finds none",
         ),
         (
+            ">= 0.5",
+            "the FFT's counts are integers within 1e-9: none lies at 0.5",
+        ),
+        (
+            "k = np.arange( 0, n)",
+            "k = 0 marks the step (0, 0), which is never in M* (moves counts M*)",
+        ),
+        ("count += 2", "the count only says whether any position was given"),
+        (
+            "below = found.games[ -1].size",
+            "the games listed are all of the least size",
+        ),
+        (
+            "seconds: float = ",
+            "Answer.seconds is set on every path before identify returns it",
+        ),
+        (
             "for d in range(2, g + 2) if g % d == 0",
             "d = g + 1 never divides g",
         ),

@@ -493,6 +493,7 @@ def test_a_rule_search_out_of_time_answers_at_once(monkeypatch):
         [],
         [],
     )
+    assert answer.seconds == 0.0  # by the stopped clock
 
 
 def test_no_rule_set_within_the_limits_says_so_and_tries_altered_games(monkeypatch):
@@ -517,6 +518,7 @@ def test_the_documented_limits_are_taken(monkeypatch):
     identify(data(WYTHOFF, 6), limit=50)
     assert calls[0][2] == 50
     assert Window.of([(0, 0)], 1).grid.tolist() == [[True]]
+    assert not Window.of([(1, 2)], 3).grid[2, 1]  # no mirror images unless asked
     assert Window.of([(255, 0)], 256).n == 256
 
 
