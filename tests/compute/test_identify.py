@@ -252,6 +252,7 @@ def test_a_search_out_of_time_says_so():
         ([(0, 0)], True, "n: must be a positive integer"),
         ([(0, 0)], 4.0, "n: must be a positive integer"),
         ([(-1, 0)], 4, "positions[0]: (-1, 0) has a negative coordinate"),
+        ([(4, 0)], 4, "positions[0]: (4, 0) lies outside x, y < n = 4"),
     ],
 )
 def test_bad_data_names_the_field(cells, n, message):
