@@ -473,3 +473,42 @@ def test_a_batch_stops_at_its_seconds_or_its_jobs(
     assert jobs.work(store, max_idle=0)["done"] == len(numbers)
     assert [len(b) for b in seen] == sizes  # 8 × 0.25 s: BATCH_SECONDS
     assert [n for b in seen for n in b] == numbers
+
+
+@pytest.mark.parametrize("holder", ["a dead process here", "a stale heartbeat"])
+def test_an_abandoned_request_claim_gives_its_entry_to_the_queued_job(store, holder):
+    """A request's fill killed mid-way leaves a running claim on its entry:
+    the worker that picks a queued job of that entry fails the claim first
+    (the unique index allows one running job an entry); a live claim of
+    another entry is left alone."""
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    here = socket.gethostname()
+    dead = holder == "a dead process here"
+    claims = {
+        4: (f"{here}:{_dead_pid()}", 0) if dead else ("elsewhere:1", 600),
+        5: (f"{here}:{os.getppid()}", 0),  # live: its entry stays held
+    }
+    ids = {}
+    with writing(store.sessions) as session:
+        for entry, (claimed_by, age) in claims.items():
+            at = utcnow() - timedelta(seconds=age)
+            row = Job(
+                entry_id=entry,
+                kind="p-positions",
+                target=500,
+                state="running",
+                claimed_by=claimed_by,
+                claimed_at=at,
+                heartbeat_at=at,
+                created_at=at,
+            )
+            session.add(row)
+            session.flush()
+            ids[entry] = row.id
+    taken = queue.claim_next(store.sessions, lease=60)
+    assert taken is not None and taken.id == job["id"] and taken.entry_id == 4
+    with store.sessions() as session:
+        retired, live = session.get(Job, ids[4]), session.get(Job, ids[5])
+        assert (retired.state, retired.error) == ("failed", "abandoned: no heartbeat")
+        assert retired.finished_at is not None
+        assert (live.state, live.error, live.finished_at) == ("running", None, None)
