@@ -177,6 +177,19 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "with the definitions)",
         ),
         (
+            "len(cells) <= _SHIFTS",
+            "shifts or FFT: both give the same grids (both compared with the "
+            "definitions)",
+        ),
+        (
+            "len(cells) >= _SHIFTS",
+            "shifts or FFT: both give the same grids",
+        ),
+        (
+            "if not len(cells) > _SHIFTS",
+            "shifts or FFT: both give the same grids",
+        ),
+        (
             ".shape[ -1]",
             "the window's grids are square (Window holds n × n cells)",
         ),

@@ -515,9 +515,12 @@ def test_the_limit_is_checked(limit):
 
 def test_the_documented_limits_are_taken(monkeypatch):
     assert module.MAX_IDENTIFY_LIMIT == 50 and module.MAX_IDENTIFY_N == 256
-    calls = recorded_searches(monkeypatch, [Found([3]), Found([])])
+    calls = recorded_searches(
+        monkeypatch, [Found([3]), Found([]), Found([3]), Found([])]
+    )
     identify(data(WYTHOFF, 6), limit=50)
-    assert calls[0][2] == 50
+    identify(data(WYTHOFF, 6), limit=1)
+    assert [call[2] for call in calls] == [50, 50, 1, 1]
     assert Window.of([(0, 0)], 1).grid.tolist() == [[True]]
     assert not Window.of([(1, 2)], 3).grid[2, 1]  # no mirror images unless asked
     assert Window.of([(255, 0)], 256).n == 256
