@@ -536,3 +536,92 @@ def test_windows_games_and_answers_are_immutable():
     with pytest.raises(AttributeError):
         maximal(window).moves = 1
     assert game.size == 0 and game.forced == 0
+
+
+# -- simplify: rays replaced by their single steps, the longest first ---------
+
+
+def simplified_by_hand(window, definition):
+    """The documented rule, written out: each ray (longest step first, then
+    by the step) replaced by its single move (with its mirror image when
+    the data are symmetric) wherever the game still gives the data, by the
+    literal reference."""
+    rays = sorted(map(tuple, definition["rays"]), key=lambda r: (-(r[0] + r[1]), r))
+    current = {"rays": set(rays), "moves": set(map(tuple, definition["moves"]))}
+    for ray in rays:
+        if ray not in current["rays"]:
+            continue
+        pair = {ray, ray[::-1]} if window.symmetric else {ray}
+        pair &= current["rays"]
+        trial = {"rays": current["rays"] - pair, "moves": current["moves"] | pair}
+        listed = {k: sorted(map(list, v)) for k, v in trial.items()}
+        if gives(listed, window):
+            current = trial
+    return sorted(current["rays"]), sorted(current["moves"])
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_simplify_is_the_documented_rule(seed, symmetric):
+    """On random rule sets of rays and moves: simplify's game is the one the
+    rule gives (same rays, same moves, same size), and it gives the data."""
+    from catalog.compute.smallest import simplify
+
+    rng = np.random.default_rng(seed)
+    n = 9
+    steps = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]
+    tried = 0
+    for _ in range(12):
+        picks = rng.choice(len(steps), size=rng.integers(2, 5), replace=False)
+        rays = {steps[i] for i in picks[:-1]}
+        moves = {steps[picks[-1]]} - rays
+        if symmetric:
+            rays |= {r[::-1] for r in rays}
+            moves = {m for m in moves | {m[::-1] for m in moves} if m not in rays}
+        definition = {
+            "rays": sorted(map(list, rays)),
+            "moves": sorted(map(list, moves)),
+        }
+        window = data(definition, n)
+        if window.symmetric != symmetric:
+            continue
+        game = Game(rays=tuple(sorted(rays)), moves=tuple(sorted(moves)), size=7)
+        found = simplify(window, game)
+        assert (list(found.rays), list(found.moves)) == simplified_by_hand(
+            window, definition
+        ), definition
+        assert found.size == 7 and reproduces(window, found)
+        tried += found.rays != game.rays
+    assert tried  # some rays were replaced
+
+
+def test_a_search_past_its_deadline_adds_no_cover_rows():
+    import time
+
+    from catalog.compute.smallest import Search
+
+    window = data({**WYTHOFF, "alter": {"P_boxes": [[0, 0, 8, 13]]}}, 40)
+    late = Search(window, maximal(window), True, deadline=time.monotonic() - 1)
+    assert not late.rows
+    found = late.smallest(5, time.monotonic() - 1)
+    assert (found.games, found.exact) == ([], False)
+    assert Search(window, maximal(window), True).rows  # no deadline: rows at once
+
+
+@pytest.mark.parametrize(
+    ("rays", "expected"),
+    [
+        ([(1, 2), (2, 2), (3, 2)], ([(1, 2)], [(2, 2), (3, 2)])),
+        ([(2, 1), (2, 2), (2, 3)], ([(2, 1)], [(2, 2), (2, 3)])),
+    ],
+)
+def test_simplify_replaces_the_longest_ray_first(rays, expected):
+    """Games where the order matters: (2, 2) and (3, 2), or (2, 2) and
+    (2, 3), can each become a move, and then (1, 2) or (2, 1) cannot."""
+    from catalog.compute.smallest import simplify
+
+    definition = {"rays": [list(r) for r in rays], "moves": []}
+    window = data(definition, 6)
+    found = simplify(window, Game(rays=tuple(rays), moves=()))
+    assert (list(found.rays), list(found.moves)) == expected
+    assert simplified_by_hand(window, definition) == expected
