@@ -625,3 +625,25 @@ def test_simplify_replaces_the_longest_ray_first(rays, expected):
     found = simplify(window, Game(rays=tuple(rays), moves=()))
     assert (list(found.rays), list(found.moves)) == expected
     assert simplified_by_hand(window, definition) == expected
+
+
+@pytest.mark.parametrize(("n", "size"), [(9, 23), (10, None)])
+def test_a_rule_set_holds_at_most_max_rules_rays_and_moves(n, size):
+    """S = {(0, 0)}: every other cell needs its own direction, a ray where
+    two multiples fit, else a move. At n = 9 that is 13 rays and 32 moves
+    (the most a definition holds; 23 mirror pairs and diagonal steps, the
+    data being symmetric); at n = 10, 44 moves: no rule set."""
+    import time
+
+    from catalog.compute.smallest import Search
+    from catalog.games.definition import MAX_RULES
+
+    window = Window.of([(0, 0)], n)
+    found = Search(window, maximal(window), False).smallest(1, time.monotonic() + 60)
+    assert found.exact
+    if size is None:
+        assert found.games == []
+        return
+    (game,) = found.games
+    assert game.size == size and len(game.moves) == MAX_RULES == 32
+    assert len(game.rays) == 13 and reproduces(window, game)
