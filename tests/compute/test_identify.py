@@ -647,3 +647,54 @@ def test_a_rule_set_holds_at_most_max_rules_rays_and_moves(n, size):
     (game,) = found.games
     assert game.size == size and len(game.moves) == MAX_RULES == 32
     assert len(game.rays) == 13 and reproduces(window, game)
+
+
+def least_games(window, most):
+    """Every distinct game of least size (at most ``most``) among the rule
+    sets the search chooses from: a ray for each step of M* whose every
+    multiple is in M*, a move for the other steps of M* (mirror pairs one
+    rule when the data are symmetric), each simplified as identify does."""
+    from catalog.compute.smallest import simplify
+
+    found = maximal(window)
+    n = window.n
+    items = []
+    for a in range(n):
+        for b in range(n):
+            if not found.allowed[a, b] or (window.symmetric and (b, a) < (a, b)):
+                continue
+            kind = "rays" if found.ray_ok[a, b] else "moves"
+            items.append((kind, {(a, b), (b, a)} if window.symmetric else {(a, b)}))
+    for size in range(most + 1):
+        games = set()
+        for combo in itertools.combinations(items, size):
+            rules = {"rays": set(), "moves": set()}
+            for kind, steps in combo:
+                rules[kind] |= steps
+            definition = {k: sorted(map(list, v)) for k, v in rules.items()}
+            if gives(definition, window):
+                game = Game(
+                    rays=tuple(sorted(rules["rays"])),
+                    moves=tuple(sorted(rules["moves"])),
+                    size=size,
+                )
+                games.add(repr(simplify(window, game).definition))
+        if games:
+            return games
+    return set()
+
+
+def test_every_game_of_least_size_is_listed_up_to_the_limit():
+    """Several rule sets of the least size: identify lists them all (or as
+    many as the limit asks), each once."""
+    checked = 0
+    for definition in random_games(100, 48, 4):
+        window = data(definition, 4)
+        answer = identify(window, limit=4)
+        expected = least_games(window, answer.games[0].size)
+        listed = {repr(g.definition) for g in answer.games}
+        assert len(listed) == len(answer.games)
+        assert listed <= expected, definition
+        assert len(listed) == min(4, len(expected)), definition
+        checked += len(expected) > 1
+    assert checked  # some data have more than one least game
