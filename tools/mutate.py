@@ -228,6 +228,30 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "d = g + 1 never divides g",
         ),
     ],
+    "catalog/compute/smallest.py": [
+        (
+            "_IMPLIED = ",
+            "a rule's forced cells as implications or as one linear row: the "
+            "same constraint, posted two ways for speed",
+        ),
+        ("if len(forced) > _IMPLIED:", "the same constraint, posted the other way"),
+        ("new_bool_var(f", "a variable's name is a label"),
+        ("num_workers = ", "the solver's threads: its speed, not its answer"),
+        (
+            "codes / n)",
+            "the fraction added to a mirror code is dropped by int() where the "
+            "codes are read",
+        ),
+        ("d = d[d >= 0]", "the step (0, 0) is neither a move nor on a ray"),
+        (
+            "for k in range( 0, n):",
+            "k = 0 gives the step 0, which the coverers never look up",
+        ),
+        (
+            "continue  # the model stays a relaxation",
+            "past the deadline every later cell is skipped too: no row is added",
+        ),
+    ],
     "catalog/families/expr.py": [
         (
             "return a >= -1 and lower(b - a) == a",
