@@ -67,6 +67,7 @@ MODULES: dict[str, list[str]] = {
     "catalog/store/jobs.py": ["tests/store/test_queue.py"],
     "catalog/service/jobs.py": ["tests/store/test_queue.py"],
     "catalog/store/prints.py": [
+        "tests/store/test_prints.py",
         "tests/cli/test_identify.py",
         "catalog/store/prints.py",
     ],
