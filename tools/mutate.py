@@ -253,6 +253,17 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "past the deadline every later cell is skipped too: no row is added",
         ),
     ],
+    "catalog/store/prints.py": [
+        (
+            "read_positions(session, entry_id, -1, window, window)",
+            "no P-position has a negative column",
+        ),
+        (
+            "if window >= 0:",
+            "a window of 0 prints nothing (no size fits it); an extent of no "
+            "columns is not kept",
+        ),
+    ],
     "catalog/families/expr.py": [
         (
             "return a >= -1 and lower(b - a) == a",
