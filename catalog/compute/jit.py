@@ -37,6 +37,35 @@ class Deferred:
         return self.compiled(*args)
 
 
+class Intrinsic:
+    """A numba intrinsic named by module and attribute, put in place of this
+    placeholder with the deferred functions (importing it imports numba).
+    Called from Python, ``python`` stands in for it."""
+
+    def __init__(self, module: str, name: str, python: Callable[..., Any]) -> None:
+        self.module, self.name, self.python = module, name, python
+
+    def load(self) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.python(*args)
+
+
+def _python_trailing_zeros(value: int) -> int:
+    value = int(value) & (2**64 - 1)
+    return (value & -value).bit_length() - 1 if value else 64
+
+
+#: The count of trailing zero bits of an integer (64 for 0 in an int64):
+#: one instruction in compiled code.
+trailing_zeros = Intrinsic(
+    "numba.cpython.unsafe.numbers", "trailing_zeros", _python_trailing_zeros
+)
+
+
 def njit(*args: Any, **options: Any) -> Any:
     """``@njit`` or ``@njit(cache=True, …)``, as numba's, but deferred."""
     if args and callable(args[0]) and not options:
@@ -64,6 +93,8 @@ def materialize(module: ModuleType, _seen: set[str] | None = None) -> None:
                 value.compiled = numba.njit(**value.options)(value.func)
             namespace[name] = value.compiled
             reached.append(sys.modules.get(value.func.__module__))
+        elif isinstance(value, Intrinsic):
+            namespace[name] = value.load()
         elif isinstance(value, ModuleType):
             reached.append(value)
     for other in reached:

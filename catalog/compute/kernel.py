@@ -30,12 +30,20 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute.jit import njit
+from catalog.compute.jit import njit, trailing_zeros
 from catalog.games.definition import Definition
 
 INF = np.iinfo(np.int64).max
 #: Status codes of :func:`_sweep`.
 OK, NEED_LINES, NEED_OUTPUT = 0, 1, 2
+#: Bytes of line tables above which :class:`KernelSweep` keeps its lines as
+#: bits (:func:`_next_free_bit`): some 20 times smaller, and 2 to 4 times
+#: slower a column, so only the fills that need it pay for it. The seeds'
+#: and the kernel families' tables stay under it up to n = 10^6 (the
+#: heaviest ``nimhoff`` member: 296 MB at 10^6, 2.9 GB at 10^7; Linear
+#: Nimhoff W000012 267 MB at 10^7), and a fill that passes it would pass
+#: 1 GB with its output beside the tables.
+LINE_BUDGET = 384 * 2**20
 
 
 def supported(game: Definition) -> bool:
@@ -99,6 +107,80 @@ def _find(ring, base, idx, top, ring_origin):
     return root
 
 
+@njit(cache=True, inline="always")
+def _divide(idx, m, inverse):
+    """(idx // m, idx % m) for 0 <= idx < 2^52 by a multiplication by the
+    float ``inverse`` = 1 / m, corrected by one: a 64-bit division costs
+    more than the rest of a find."""
+    q = np.int64(idx * inverse)
+    r = idx - q * m
+    if r < 0:
+        q -= 1
+        r += m
+    elif r >= m:
+        q += 1
+        r -= m
+    return q, r
+
+
+@njit(cache=True, inline="always")
+def _next_free_bit(bits, i, idx, top, compact):
+    """:func:`_find` over compact tables: the first free line at or after
+    ``idx`` in its chain (idx, idx + m, idx + 2m, ... with m = ``mods[i]``,
+    the stride of b rows), or ``top`` if there is none below it.
+
+    ``compact`` is (mods, inverses, words, base, full) (:func:`bit_layout`):
+    ray i's lines of one class c mod m lie in a row of ``words[i]`` 64-bit
+    words of bits (1: blocked) from word ``base[i] + c * words[i]`` on, line
+    idx at bit idx // m, so a chain is a run of consecutive bits; ``full``
+    is a "next free" union-find over those words (as :func:`_find`'s, a
+    distance a slot, 0 for a word with a free bit), so a find reads one word,
+    or jumps over the full ones to the next that has a free bit.
+    """
+    mods, inverses, words, base, full = compact
+    m = mods[i]
+    pos, c = _divide(idx, m, inverses[i])
+    row = base[i] + c * words[i]
+    w = pos >> 6
+    if w >= words[i]:
+        return top
+    word = bits[row + w] | ((1 << (pos & 63)) - 1)  # the bits before pos: full
+    if word == -1:
+        w = _find(full, row, w + 1, words[i], None)
+        if w >= words[i]:
+            return top
+        word = bits[row + w]
+    line = c + ((w << 6) + trailing_zeros(~word)) * m
+    return line if line < top else top
+
+
+@njit(cache=True, inline="always")
+def _block_bit(bits, i, idx, compact):
+    """Mark line ``idx`` of ray i blocked in compact tables
+    (:func:`_next_free_bit`), and its word full when it is."""
+    mods, inverses, words, base, full = compact
+    pos, c = _divide(idx, mods[i], inverses[i])
+    a = base[i] + c * words[i] + (pos >> 6)
+    word = bits[a] | (1 << (pos & 63))
+    bits[a] = word
+    if word == -1:
+        full[a] = 1
+
+
+def bit_layout(mods: np.ndarray, lines: np.ndarray) -> tuple[tuple[Any, ...], int]:
+    """The compact tables' ``compact`` tuple (:func:`_next_free_bit`) for
+    rays of chain strides ``mods`` and ``lines`` lines each, and their size
+    in 64-bit words (an int32 a word more for the union-find)."""
+    mods = mods.astype(np.int64)
+    per_class = (lines + mods - 1) // mods  # bits a class row
+    words = np.maximum(1, (per_class + 63) // 64).astype(np.int64)
+    sizes = words * mods
+    base = (np.cumsum(sizes) - sizes).astype(np.int64)
+    total = int(sizes.sum())
+    full = np.zeros(total, dtype=np.int32)
+    return (mods, 1.0 / mods.astype(np.float64), words, base, full), total
+
+
 @njit(cache=True)
 def _line(x, y, p, q, g, off):
     return (y * p - x * q) * g + (x // p) % g + off
@@ -135,7 +217,7 @@ def _top(i, column, stride, rsize, window, rows):
     return column[i] + rows * stride[i]
 
 
-def _climbing(y, limit, column, stride, rbase, rsize, window, rows, ring):
+def _climbing(y, limit, column, stride, rbase, rsize, window, rows, ring, compact):
     """The lowest y' >= y of y's class mod b, below ``limit``, whose line is
     free on every ray (some y' >= ``limit`` if there is none): leapfrog
     between the rays until all of them, taken in turn, are free at y'.
@@ -155,7 +237,10 @@ def _climbing(y, limit, column, stride, rbase, rsize, window, rows, ring):
         top = _top(i, column, stride, rsize, window, rows)
         if window is None and idx >= top:
             return y, False
-        f = _find(ring, rbase[i], idx, top, _origin(window, i, rsize))
+        if compact is None:
+            f = _find(ring, rbase[i], idx, top, _origin(window, i, rsize))
+        else:
+            f = _next_free_bit(ring, i, idx, top, compact)
         if f != idx:
             if f == top:  # every line of the chain below the top is taken
                 return rows, window is not None
@@ -206,6 +291,7 @@ def _sweep(
     rsize,
     window,
     ring,
+    compact,
     rows,
     cap,
     mva,
@@ -222,7 +308,9 @@ def _sweep(
     the P-positions below ``cap`` of the columns x0 <= x < x1, each ray's
     lines in ``ring``: whole tables of ``rsize`` lines (:class:`KernelSweep`,
     ``window`` None), or sliding windows ``(low, phase, rsize)`` that keep
-    the lines of the rows below ``rows`` (:mod:`catalog.compute.window`).
+    the lines of the rows below ``rows`` (:mod:`catalog.compute.window`);
+    whole tables are kept as bits when ``compact`` is given
+    (:func:`_next_free_bit`), as distances in ``ring`` when it is None.
     Stops before a column that the output or the line tables cannot hold.
 
     Returns (next column, positions written, status).
@@ -261,11 +349,20 @@ def _sweep(
                 # Chains link cells b rows apart: y stays in class r.
                 if window is None:
                     y, fits = _climb_inlined(
-                        y, limit, column, stride, rbase, rsize, window, rows, ring
+                        y,
+                        limit,
+                        column,
+                        stride,
+                        rbase,
+                        rsize,
+                        window,
+                        rows,
+                        ring,
+                        compact,
                     )
                 else:
                     y, fits = _climb(
-                        y, limit, column, stride, rbase, rsize, window, rows, ring
+                        y, limit, column, stride, rbase, rsize, window, rows, ring, None
                     )
                 if not fits:
                     return x, n_out, NEED_LINES
@@ -306,8 +403,11 @@ def _sweep(
         for k in range(start, n_out):
             for i in range(nrays):
                 idx = column[i] + out_y[k] * stride[i]
-                slot = _slot(idx, _origin(window, i, rsize))
-                ring[rbase[i] + slot] = stride[i] * b
+                if compact is None:
+                    slot = _slot(idx, _origin(window, i, rsize))
+                    ring[rbase[i] + slot] = stride[i] * b
+                else:
+                    _block_bit(ring, i, idx, compact)
         col_start[x + 1] = n_out
     return x1, n_out, OK
 
@@ -331,15 +431,19 @@ def _assemble(col_start, out_y, first, last, start_out, y_bound):
 
 
 @njit(cache=True)
-def _mark(columns, col_start, out_y, b, rp, rq, rg, roff, rbase, ring):
+def _mark(columns, col_start, out_y, b, rp, rq, rg, roff, rbase, ring, compact):
     """Mark the lines of every position of the columns below ``columns`` in
-    a whole table (each points b rows up its ray, as :func:`_sweep` does)."""
+    a whole table (each points b rows up its ray, as :func:`_sweep` does),
+    or in compact tables."""
     for x in range(columns):
         for k in range(col_start[x], col_start[x + 1]):
             for i in range(rp.size):
                 stride = rp[i] * rg[i]
                 idx = _line(x, out_y[k], rp[i], rq[i], rg[i], roff[i])
-                ring[rbase[i] + idx] = stride * b
+                if compact is None:
+                    ring[rbase[i] + idx] = stride * b
+                else:
+                    _block_bit(ring, i, idx, compact)
 
 
 def _csr(
@@ -458,8 +562,14 @@ class KernelSweep(Growing):
     output; nothing is ever an n x n grid.
     """
 
-    def __init__(self, game: Definition, x_cap: int = 1024) -> None:
+    def __init__(
+        self, game: Definition, x_cap: int = 1024, compact: bool | None = None
+    ) -> None:
         self.game = game
+        #: Lines as bits (True), as int32 or int64 distances (False), or
+        #: bits only when the distances would pass :data:`LINE_BUDGET`.
+        self.compact = compact
+        self.layout: tuple[Any, ...] | None = None
         self.x = 0
         self.b = next(b for a, b in game.rays if a == 0)
         rays = [(a, b) for a, b in game.rays if a > 0]
@@ -494,6 +604,13 @@ class KernelSweep(Growing):
         # int32 halves the memory and the cache misses of the line tables.
         dtype = np.int32 if total < np.iinfo(np.int32).max else np.int64
         self.ring = np.empty(0, dtype=dtype)  # drop the old tables first
+        compact = self.compact
+        if compact is None:
+            compact = total * np.dtype(dtype).itemsize > LINE_BUDGET
+        self.layout = None
+        if compact:
+            self.layout, total = bit_layout(self.rp * self.rg * self.b, self.rcap)
+            dtype = np.int64
         # Every line free: zeros, which the system hands out untouched.
         self.ring = np.zeros(total, dtype=dtype)
         col_start = np.zeros(x_cap + 1, dtype=np.int64)
@@ -511,6 +628,7 @@ class KernelSweep(Growing):
                 self.roff,
                 self.rbase,
                 self.ring,
+                self.layout,
             )
 
     @classmethod
@@ -551,6 +669,7 @@ class KernelSweep(Growing):
             self.rcap,
             None,
             self.ring,
+            self.layout,
             0,
             INF,
             self.mva,

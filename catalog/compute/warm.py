@@ -13,8 +13,10 @@ import numpy as np
 
 from catalog import p_positions
 from catalog.compute import altered, grundy
+from catalog.compute.kernel import KernelSweep
 from catalog.compute.ptable import resume_sweep
 from catalog.errors import CatalogError
+from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
 
 N = 64
@@ -48,5 +50,8 @@ def warm() -> None:
         except CatalogError:  # no Grundy table for this game
             pass
     p_positions({"rays": [[1, 0], [1, 1]]}, N)  # a horizontal ray only
+    # The line tables as bits, which only fills past LINE_BUDGET use.
+    wythoff = canonicalize({"rays": [[1, 0], [0, 1], [1, 1]]})
+    KernelSweep(wythoff, compact=True).advance(N)
     grundy.json_rows(np.array([[0, 1], [1, 0]]), 0, 2)  # numpy's default int
     altered.row_stream(np.array([1, 0, 1], dtype=np.int8), 16)

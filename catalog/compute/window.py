@@ -90,6 +90,7 @@ def p_positions_below(game: Definition, n: int) -> np.ndarray:
             rsize,
             (low, phase, rsize),
             ring,
+            None,
             n + b,
             n,
             mva,

@@ -276,3 +276,129 @@ def test_a_sweep_in_many_calls_rebuilds_its_tables_a_few_times(monkeypatch, swee
     monkeypatch.setattr(cls, "_layout", build)
     whole = cls(game).advance(120_000)
     assert np.array_equal(np.concatenate(parts), whole)
+
+
+def test_trailing_zeros_in_python_and_compiled():
+    """jit.trailing_zeros: numba's intrinsic once compiled, its Python
+    stand-in before; both count an int64's trailing zero bits (64 for 0)."""
+    import numba
+    from numba.cpython.unsafe.numbers import trailing_zeros as intrinsic
+
+    from catalog.compute import jit
+
+    assert jit.trailing_zeros.load() is intrinsic
+    compiled = numba.njit(lambda v: intrinsic(v))
+    values = [0, 1, 2, 3, 8, 96, -1, -(2**63), 2**62, 2**63 - 1]
+    values += [random.Random(k).getrandbits(64) - 2**63 for k in range(50)]
+    for value in values:
+        expected = 64 if value == 0 else (value & -value).bit_length() - 1
+        assert jit.trailing_zeros(value) == expected
+        assert compiled(np.int64(value)) == expected
+
+
+def test_divide_is_divmod():
+    """The float division of the compact tables, for every stride a table
+    can have and lines up to 2^52 (exact multiples included)."""
+    rng = random.Random(7)
+    for m in range(1, 200):
+        inverse = 1.0 / m
+        for idx in [0, m - 1, m, 2**52 - m, 2**52 - 1, 2**52 // m * m - m]:
+            assert kernel._divide(idx, m, inverse) == divmod(idx, m)
+        for _ in range(20):
+            idx = rng.randrange(2 ** rng.randint(1, 52))
+            assert kernel._divide(idx, m, inverse) == divmod(idx, m)
+            idx -= idx % m
+            assert kernel._divide(idx, m, inverse) == divmod(idx, m)
+
+
+def chain_definition(blocked, m, idx, top):
+    """The first free line of idx's chain (step m) below top, else top."""
+    while idx < top and idx in blocked:
+        idx += m
+    return min(idx, top)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compact_finds_are_the_first_free_line_of_the_chain(seed):
+    """_next_free_bit against its definition, on tables with runs of every
+    length (inside a word, across words, to the end) and any stride."""
+    find, block = kernel._next_free_bit, kernel._block_bit
+    rng = random.Random(seed)
+    mods = np.array([rng.randint(1, 7) for _ in range(3)], dtype=np.int64)
+    lines = np.array([rng.randint(1, 3000) for _ in range(3)], dtype=np.int64)
+    compact, words = kernel.bit_layout(mods, lines)
+    bits = np.zeros(words, dtype=np.int64)
+    blocked: list[set[int]] = [set(), set(), set()]
+    for _ in range(40):
+        i = rng.randrange(3)
+        start = rng.randrange(lines[i])
+        run = rng.choice([1, 5, 64, 200, int(lines[i])])
+        for idx in range(start, min(lines[i], start + run * mods[i]), mods[i]):
+            if rng.random() < 0.97:
+                block(bits, i, idx, compact)
+                blocked[i].add(idx)
+        for _ in range(30):
+            idx = rng.randrange(lines[i])
+            top = rng.choice([int(lines[i]), rng.randint(idx + 1, int(lines[i]))])
+            expected = chain_definition(blocked[i], int(mods[i]), idx, top)
+            assert find(bits, i, idx, top, compact) == expected, (i, idx, top)
+
+
+def test_compact_tables_are_a_twentieth_of_the_int32_ones():
+    game = canonicalize({"rays": [[1, 0], [0, 2], [1, 1], [2, 1], [1, 2]]})
+    wide = kernel.KernelSweep(game, compact=False)
+    bits = kernel.KernelSweep(game, compact=True)
+    for sweep in (wide, bits):
+        sweep.advance(20_000)
+    assert wide.layout is None and wide.ring.dtype == np.int32
+    assert np.array_equal(wide.rcap, bits.rcap)
+    full = bits.layout[4]
+    assert 20 * (bits.ring.nbytes + full.nbytes) < wide.ring.nbytes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compact_kernel_matches_reference(seed):
+    rng = random.Random(400 + seed)
+    for _ in range(25):
+        game = kernel_game(rng)
+        n = rng.randint(1, 60)
+        found = kernel.KernelSweep(game, x_cap=8, compact=True).advance(n, y_bound=n)
+        assert np.array_equal(found, reference.p_positions(game, n)), game
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compact_kernel_matches_the_int32_tables_far_out(seed):
+    """Thousands of columns (long blocked runs, many words a row), in
+    chunks, resumed from stored columns, and grown from a small start."""
+    rng = random.Random(500 + seed)
+    for _ in range(4):
+        game = kernel_game(rng)
+        whole = kernel.KernelSweep(game, compact=False).advance(6000)
+        sweep = kernel.KernelSweep(game, x_cap=8, compact=True)
+        parts = [sweep.advance(x) for x in (100, 2500, 6000)]
+        assert np.array_equal(np.concatenate(parts), whole), game
+        cut = rng.randint(1, 6000)
+        resumed = kernel.KernelSweep.resume(game, whole[whole[:, 0] < cut], cut)
+        resumed.compact = True
+        resumed._layout(resumed.x_cap, resumed.y_cap)
+        rest = resumed.advance(6000)
+        assert resumed.layout is not None
+        assert np.array_equal(rest, whole[whole[:, 0] >= cut]), game
+
+
+def test_the_tables_turn_compact_past_the_budget(monkeypatch):
+    """A sweep keeps int32 distances while they fit LINE_BUDGET and bits
+    past it, the same P-positions either way."""
+    game = canonicalize(read_seed(seed_dir() / "W000012.json")["definition"])
+    small = kernel.KernelSweep(game)
+    expected = small.advance(50_000)
+    assert small.layout is None
+    int32_bytes = small.ring.nbytes
+    monkeypatch.setattr(kernel, "LINE_BUDGET", int32_bytes - 1)
+    big = kernel.KernelSweep(game)
+    assert np.array_equal(big.advance(50_000), expected)
+    assert big.layout is not None
+    monkeypatch.setattr(kernel, "LINE_BUDGET", int32_bytes)
+    again = kernel.KernelSweep(game)
+    again.advance(50_000)
+    assert again.layout is None and again.ring.nbytes == int32_bytes
