@@ -39,6 +39,8 @@ CONNECT_SECONDS = 60.0
 SMALL_SECONDS = 0.25
 BATCH_JOBS = 64
 BATCH_SECONDS = 2.0
+#: Jobs claimed at a time for a batch, at least (see :func:`_gather`).
+CLAIM_AT_LEAST = 4
 
 
 def enqueue(
@@ -176,29 +178,43 @@ def _gather(
     (a batch: up to :data:`BATCH_JOBS`, about :data:`BATCH_SECONDS` of
     estimated work), and the large job met on the way, if any, to run alone
     after them."""
-    seconds = _seconds(store, claimed)
+    (seconds,) = _seconds(store, [claimed])
     if seconds > SMALL_SECONDS:
         return [], claimed
     group = [claimed]
     while len(group) < BATCH_JOBS and seconds < BATCH_SECONDS and not stopping():
-        more = queue.claim_next(store.sessions, lease, skip=[j.id for j in group])
-        if more is None:
+        # As many as the time left holds at the jobs' mean so far, a few
+        # at least (claimed in one transaction; the ones past the batch's
+        # budget are released).
+        mean = max(seconds / len(group), 1e-3)
+        fits = math.ceil((BATCH_SECONDS - seconds) / mean)
+        count = min(BATCH_JOBS - len(group), max(CLAIM_AT_LEAST, fits))
+        more = queue.claim_queued(store.sessions, count, lease)
+        if not more:
             break
-        more_seconds = _seconds(store, more)
-        if more_seconds > SMALL_SECONDS:
-            return group, more
-        group.append(more)
-        seconds += more_seconds
+        for k, (job, job_seconds) in enumerate(
+            zip(more, _seconds(store, more), strict=True)
+        ):
+            full = len(group) >= BATCH_JOBS or seconds >= BATCH_SECONDS
+            if full or job_seconds > SMALL_SECONDS:
+                for extra in more[k + 1 :] if not full else more[k:]:
+                    queue.release(store.sessions, extra.id)
+                return group, None if full else job
+            group.append(job)
+            seconds += job_seconds
     return group, None
 
 
-def _seconds(store: Store, job: Job) -> float:
-    """The job's estimated seconds of filling (its entry may be gone)."""
+def _seconds(store: Store, jobs: list[Job]) -> list[float]:
+    """Each job's estimated seconds of filling (its entry may be gone)."""
+    found = []
     with store.sessions() as session:
-        try:
-            return estimate(session, job.entry_id, job.target)
-        except CatalogError:
-            return math.inf  # run alone: it meets its error there
+        for job in jobs:
+            try:
+                found.append(estimate(session, job.entry_id, job.target))
+            except CatalogError:
+                found.append(math.inf)  # run alone: it meets its error there
+    return found
 
 
 def run_batch(

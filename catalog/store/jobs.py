@@ -202,26 +202,77 @@ def claim_next(
                 if job is None:
                     return None
                 if job.attempts >= MAX_ATTEMPTS and job.claimed_by != me:
-                    reason = job.error or "its worker stopped answering"
-                    job.state, job.finished_at = "failed", utcnow()
-                    job.error = f"gave up after {job.attempts} attempts: {reason}"
+                    _give_up(job)
                     continue
-                _retire_dead_claims(session, job.entry_id, job.id, lease)
-                extent = session.get(Extent, job.entry_id)
-                now = utcnow()
-                if job.claimed_by != me:
-                    job.attempts += 1
-                job.state, job.claimed_by = "running", me
-                job.claimed_at = job.heartbeat_at = now
-                job.started_from = extent.x_bound if extent is not None else 0
-                session.flush()
-                session.expunge(job)
+                _take(session, [job], me, lease)
                 return job
         except IntegrityError:
             # A request claimed the same entry between the pick and the
             # update (its insert wins the unique index): pick again.
             continue
     return None
+
+
+def claim_queued(
+    maker: sessionmaker[Session], count: int, lease: float = LEASE_SECONDS
+) -> list[Job]:
+    """Take up to ``count`` queued jobs, of different entries, in one
+    transaction (a worker's batch: :func:`claim_next` for each costs a
+    transaction a job). In the order and on the
+    terms of :func:`claim_next`'s queued jobs (abandoned claims are
+    :func:`claim_next`'s alone); a job that has had :data:`MAX_ATTEMPTS`
+    claims is failed instead. An empty list when none is ready."""
+    me = worker_name()
+    for _attempt in range(20):
+        try:
+            with writing(maker) as session:
+                stale = utcnow() - timedelta(seconds=lease)
+                dead = _dead_here(session, stale)
+                picked = _queued(session, stale, dead, count)
+                jobs: list[Job] = []
+                for job in picked:
+                    if job.attempts >= MAX_ATTEMPTS:
+                        _give_up(job)
+                    elif all(job.entry_id != other.entry_id for other in jobs):
+                        jobs.append(job)
+                if picked and not jobs:
+                    continue  # each was failed for its attempts: pick again
+                _take(session, jobs, me, lease)
+                return jobs
+        except IntegrityError:
+            continue  # as in claim_next
+    return []
+
+
+def _give_up(job: Job) -> None:
+    reason = job.error or "its worker stopped answering"
+    job.state, job.finished_at = "failed", utcnow()
+    job.error = f"gave up after {job.attempts} attempts: {reason}"
+
+
+def _take(session: Session, jobs: list[Job], me: str, lease: float) -> None:
+    """Claim the picked ``jobs`` for ``me``: each entry's abandoned claims
+    retired, a new claim counted as an attempt, where each fill starts
+    recorded; the rows detached for the caller."""
+    if not jobs:
+        return
+    entries = [job.entry_id for job in jobs]
+    _retire_dead_claims(session, entries, [job.id for job in jobs], lease)
+    bounds = dict(
+        session.execute(
+            select(Extent.entry_id, Extent.x_bound).where(Extent.entry_id.in_(entries))
+        ).all()
+    )
+    now = utcnow()
+    for job in jobs:
+        if job.claimed_by != me:
+            job.attempts += 1
+        job.state, job.claimed_by = "running", me
+        job.claimed_at = job.heartbeat_at = now
+        job.started_from = bounds.get(job.entry_id, 0)
+    session.flush()
+    for job in jobs:
+        session.expunge(job)
 
 
 def _pick(
@@ -245,6 +296,16 @@ def _pick(
     )
     if mine is not None:
         return mine
+    queued = _queued(session, stale, dead, 1)
+    return queued[0] if queued else None
+
+
+def _queued(
+    session: Session, stale: datetime, dead: list[str], count: int
+) -> list[Job]:
+    """Up to ``count`` queued jobs, by priority and age, whose backoff is
+    over and whose entry no live claim holds (locked, skipping those that
+    another transaction holds)."""
     other = aliased(Job)
     held = exists().where(
         other.entry_id == Job.entry_id,
@@ -252,29 +313,34 @@ def _pick(
         other.heartbeat_at >= stale,
         ~other.claimed_by.in_(dead) if dead else true(),
     )
-    return session.scalar(
-        select(Job)
-        .where(
-            Job.kind == KIND,
-            Job.state == "queued",
-            or_(Job.run_after.is_(None), Job.run_after <= now),
-            ~held,
+    now = utcnow()
+    return list(
+        session.scalars(
+            select(Job)
+            .where(
+                Job.kind == KIND,
+                Job.state == "queued",
+                or_(Job.run_after.is_(None), Job.run_after <= now),
+                ~held,
+            )
+            .order_by(Job.priority.desc(), Job.id)
+            .limit(count)
+            .with_for_update(skip_locked=True)
         )
-        .order_by(Job.priority.desc(), Job.id)
-        .limit(1)
-        .with_for_update(skip_locked=True)
     )
 
 
 def _retire_dead_claims(
-    session: Session, entry_id: int, keep: int, lease: float
+    session: Session, entries: Collection[int], keep: Collection[int], lease: float
 ) -> None:
-    """Fail the abandoned claims on the entry (a request's fill killed
-    mid-way), so that the unique index lets this job run."""
+    """Fail the abandoned claims on the entries (a request's fill killed
+    mid-way), so that the unique index lets the jobs ``keep`` run."""
     stale = utcnow() - timedelta(seconds=lease)
     for other in session.scalars(
         select(Job).where(
-            Job.entry_id == entry_id, Job.state == "running", Job.id != keep
+            Job.entry_id.in_(sorted(entries)),
+            Job.state == "running",
+            Job.id.not_in(sorted(keep)),
         )
     ):
         if _aware(other.heartbeat_at) < stale or not _alive(other.claimed_by):  # type: ignore[operator]

@@ -449,7 +449,9 @@ def test_a_large_job_met_while_gathering_runs_alone_after_the_batch(store, monke
 
     monkeypatch.setattr(jobs, "run", single)
     monkeypatch.setattr(
-        jobs, "_seconds", lambda _store, job: 10.0 if job.entry_id == 5 else 0.01
+        jobs,
+        "_seconds",
+        lambda _store, claimed: [10.0 if j.entry_id == 5 else 0.01 for j in claimed],
     )
     jobs.enqueue(store, ["W000001", "W000004", "W000005", "W000006"], 300)
     assert jobs.work(store, max_idle=0)["done"] == 4
@@ -466,7 +468,7 @@ def test_a_batch_stops_at_its_seconds_or_its_jobs(
     store, monkeypatch, each, most, sizes
 ):
     seen = batches_of(monkeypatch)
-    monkeypatch.setattr(jobs, "_seconds", lambda _store, _job: each)
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [each] * len(claimed))
     monkeypatch.setattr(jobs, "BATCH_JOBS", most)
     numbers = list(range(1, 15))
     jobs.enqueue(store, [format_id(n) for n in numbers], 200)
@@ -512,3 +514,56 @@ def test_an_abandoned_request_claim_gives_its_entry_to_the_queued_job(store, hol
         assert (retired.state, retired.error) == ("failed", "abandoned: no heartbeat")
         assert retired.finished_at is not None
         assert (live.state, live.error, live.finished_at) == ("running", None, None)
+
+
+def test_claim_queued_takes_several_jobs_of_different_entries_at_once(store):
+    """One transaction claims up to ``count`` queued jobs by priority and
+    age, one a entry (the unique index allows one running job an entry),
+    each attempt counted and its start recorded; a job out of attempts is
+    failed instead; the rest stay queued for the next claim."""
+    first = jobs.enqueue(store, ["W000001", "W000004", "W000005"], 300)["jobs"]
+    second = jobs.enqueue(store, ["W000004"], 600)["jobs"]  # the same entry
+    urgent = jobs.enqueue(store, ["W000006"], 300, priority=5)["jobs"]
+    tired = jobs.enqueue(store, ["W000007"], 300)["jobs"][0]["id"]
+    service.compute(store, "W000005", 100)  # stored below 100 already
+    with writing(store.sessions) as session:
+        session.get(Job, tired).attempts = queue.MAX_ATTEMPTS
+    taken = queue.claim_queued(store.sessions, 4)
+    ids = [job.id for job in taken]
+    assert ids == [urgent[0]["id"]] + [job["id"] for job in first]
+    assert [job.entry_id for job in taken] == [6, 1, 4, 5]
+    assert [job.started_from for job in taken] == [0, 0, 0, 100]
+    now = states(store)
+    for job in taken:
+        assert now[job.id] == ("running", 1, None)
+        assert job.claimed_by == worker_name()
+    assert now[second[0]["id"]] == ("queued", 0, None)
+    assert now[tired][0] == "queued"  # not reached: past the first four
+    again = queue.claim_queued(store.sessions, 4)
+    assert again == []  # 4's other job waits for its entry; 7 gave up
+    assert states(store)[tired][0] == "failed"
+    assert "gave up after 3 attempts" in states(store)[tired][2]
+
+
+def test_claims_past_a_batch_budget_go_back_to_the_queue(store, monkeypatch):
+    """The jobs claimed together beyond the batch's seconds are released,
+    their claim not counted, and run in the next batch."""
+    seen = batches_of(monkeypatch)
+    released: list[int] = []
+    real = queue.release
+
+    def spy(maker, job_id):
+        released.append(job_id)
+        real(maker, job_id)
+
+    monkeypatch.setattr(queue, "release", spy)
+    monkeypatch.setattr(jobs, "CLAIM_AT_LEAST", 6)
+    monkeypatch.setattr(jobs, "BATCH_SECONDS", 0.8)
+    # 0.2 s each: a batch holds four; the first claim of more takes six.
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.2] * len(claimed))
+    numbers = [1, 4, 5, 6, 7, 8, 9]
+    queued = jobs.enqueue(store, [format_id(n) for n in numbers], 200)["jobs"]
+    assert jobs.work(store, max_idle=0)["done"] == len(numbers)
+    assert seen == [[1, 4, 5, 6], [7, 8, 9]]
+    assert released == [q["id"] for q in queued[4:]]
+    assert {state[1] for state in states(store).values()} == {1}  # attempts
