@@ -5,11 +5,13 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 from datetime import timedelta
 
 import numpy as np
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
 from catalog import p_positions, service
 from catalog.config import Settings
@@ -25,6 +27,8 @@ from catalog.store.ids import format_id
 from catalog.store.job_model import Job
 from catalog.store.models import utcnow
 from catalog.store.tables import search_postings, search_segments
+from tests.conftest import new_database_url
+from tests.databases import seeded
 
 IDS = ["W000001", "W000004", "W000005"]
 
@@ -567,3 +571,119 @@ def test_claims_past_a_batch_budget_go_back_to_the_queue(store, monkeypatch):
     assert seen == [[1, 4, 5, 6], [7, 8, 9]]
     assert released == [q["id"] for q in queued[4:]]
     assert {state[1] for state in states(store).values()} == {1}  # attempts
+
+
+def test_enqueue_answers_with_the_running_job_that_covers_the_bound(store):
+    """A bound some job already covers gets that job back: the running one
+    before a queued one, and of those the smallest target."""
+    running = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    assert queue.claim_next(store.sessions).id == running["id"]
+    larger = jobs.enqueue(store, ["W000004"], 3000)["jobs"][0]
+    largest = jobs.enqueue(store, ["W000004"], 5000)["jobs"][0]
+    assert len({running["id"], larger["id"], largest["id"]}) == 3
+    assert jobs.enqueue(store, ["W000004"], 500)["jobs"][0]["id"] == running["id"]
+    assert jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]["id"] == larger["id"]
+
+
+def _unique_violation() -> IntegrityError:
+    return IntegrityError("UPDATE jobs", {}, Exception("one running job an entry"))
+
+
+@pytest.mark.parametrize("claim", ["next", "queued"])
+def test_a_claim_that_loses_the_race_for_its_entry_picks_again(
+    store, monkeypatch, claim
+):
+    """A request's claim inserted between the pick and the update breaks
+    the unique index: the claim's transaction is rolled back, and it picks
+    again rather than failing."""
+    queued = jobs.enqueue(store, ["W000004", "W000005"], 1000)["jobs"]
+    real = queue._take
+    raised: list[int] = []
+
+    def racing(session, picked, me, lease):
+        if not raised:
+            raised.append(picked[0].id)
+            raise _unique_violation()
+        real(session, picked, me, lease)
+
+    monkeypatch.setattr(queue, "_take", racing)
+    if claim == "next":
+        taken = [queue.claim_next(store.sessions)]
+    else:
+        taken = queue.claim_queued(store.sessions, 2)
+    assert raised == [queued[0]["id"]]
+    assert [job.id for job in taken] == [q["id"] for q in queued][: len(taken)]
+    assert states(store)[queued[0]["id"]] == ("running", 1, None)
+
+
+def test_claims_give_up_after_twenty_lost_races(store, monkeypatch):
+    jobs.enqueue(store, ["W000004"], 1000)
+    calls: list[int] = []
+
+    def always(*_args):
+        calls.append(1)
+        raise _unique_violation()
+
+    monkeypatch.setattr(queue, "_take", always)
+    assert queue.claim_next(store.sessions) is None
+    assert queue.claim_queued(store.sessions, 3) == []
+    assert len(calls) == 40
+
+
+def test_retiring_dead_claims_spares_a_live_one(store):
+    """The claims retired on the entries are those of dead processes or with
+    stale heartbeats; a live, fresh claim and the kept jobs stay running."""
+    a, b, c, d = _add_jobs(store, [("queued", 0)] * 4)
+    here = socket.gethostname()
+    _claim(store, a, f"{here}:{os.getppid()}", age_seconds=5)  # alive, fresh
+    _claim(store, b, f"{here}:{_dead_pid()}", age_seconds=5)  # dead
+    _claim(store, c, "elsewhere:1", age_seconds=120)  # stale
+    _claim(store, d, "elsewhere:2", age_seconds=120)  # stale, but kept
+    with writing(store.sessions) as session:  # entries 1 to 4, one a job
+        queue._retire_dead_claims(session, [1, 2, 3, 4], [d], lease=60)
+    now = states(store)
+    assert now[a] == ("running", 1, None) and now[d] == ("running", 1, None)
+    for job_id in (b, c):
+        assert now[job_id] == ("failed", 1, "abandoned: no heartbeat")
+
+
+def test_a_release_gives_back_one_attempt(store):
+    job = jobs.enqueue(store, ["W000004"], 1000)["jobs"][0]
+    with writing(store.sessions) as session:
+        session.get(Job, job["id"]).attempts = 1  # one claim failed before
+    assert queue.claim_next(store.sessions).attempts == 2
+    queue.release(store.sessions, job["id"])
+    assert states(store)[job["id"]] == ("queued", 1, None)
+
+
+@pytest.fixture
+def pg_store(request, tmp_path):
+    url = new_database_url("postgresql", request, tmp_path, seeded)
+    store = service.Store(Settings.load(url))
+    yield store
+    store.dispose()
+
+
+@pytest.mark.parametrize("held", ["queued", "abandoned"])
+def test_a_claim_skips_the_rows_another_claim_has_locked(pg_store, held):
+    """PostgreSQL: two workers picking at once never wait for each other's
+    row locks (FOR UPDATE SKIP LOCKED): the locked job is passed over."""
+    store = pg_store
+    first, second = jobs.enqueue(store, ["W000004", "W000005"], 1000)["jobs"]
+    if held == "abandoned":
+        _claim(store, first["id"], "elsewhere:1", age_seconds=600)
+    with store.engine.connect() as other:
+        other.execute(
+            select(Job.id).where(Job.id == first["id"]).with_for_update()
+        ).all()
+        result: list[object] = []
+        picker = threading.Thread(
+            target=lambda: result.append(queue.claim_next(store.sessions, lease=60))
+        )
+        picker.start()
+        picker.join(timeout=20)
+        waited = picker.is_alive()
+        other.rollback()  # lets a waiting claim finish, whatever happened
+        picker.join()
+    assert not waited, "claim_next waited for a row lock"
+    assert result[0] is not None and result[0].id == second["id"]
