@@ -698,3 +698,74 @@ def test_every_game_of_least_size_is_listed_up_to_the_limit():
         assert len(listed) == min(4, len(expected)), definition
         checked += len(expected) > 1
     assert checked  # some data have more than one least game
+
+
+def rule_weight(rays, moves, symmetric):
+    """The search's preference among games of one size (smallest._weight):
+    4 (a + b) a rule, plus 1 for a ray; a mirror pair counts once."""
+    total = 0
+    for ray, steps in ((1, rays), (0, moves)):
+        orbits = {min(s, s[::-1]) if symmetric else s for s in map(tuple, steps)}
+        total += sum(4 * (a + b) + ray for a, b in orbits)
+    return total
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_games_of_least_size_are_listed_shortest_steps_first(monkeypatch, symmetric):
+    """Among the games of least size, the search lists the lightest first
+    (short steps, then moves before rays): the least weight of the
+    exhaustive list, and never a lighter game after a heavier one. (The
+    games compared as the search chose them, before simplify.)"""
+    import ast
+
+    from catalog.compute import smallest
+
+    monkeypatch.setattr(smallest, "simplify", lambda _window, game: game)
+    checked = 0
+    for definition in random_games(300 + symmetric, 40, 4):
+        if symmetric:
+            definition = {
+                k: v + [s[::-1] for s in v if s[::-1] not in v]
+                for k, v in definition.items()
+            }
+        window = data(definition, 4, symmetric)
+        games = identify(window, limit=4).games
+        mirrored = window.symmetric  # symmetric data are, whatever was asked
+        weights = [rule_weight(g.rays, g.moves, mirrored) for g in games]
+        expected = [ast.literal_eval(d) for d in least_games(window, games[0].size)]
+        lightest = min(rule_weight(d["rays"], d["moves"], mirrored) for d in expected)
+        assert weights[0] == lightest, definition
+        # The last may be the first solution found, kept when fewer were.
+        assert weights[:-1] == sorted(weights[:-1]), definition
+        checked += len(set(weights)) > 1
+    assert checked
+
+
+#: Data (n = 5) whose games of least size differ in weight in every way the
+#: search's preference can: found by a search over random games.
+WEIGHED = [
+    ({"rays": [[2, 1]], "moves": [[1, 2], [2, 3]]}, False),
+    ({"rays": [[1, 3], [4, 3], [3, 0]], "moves": []}, False),
+    ({"rays": [[0, 3], [3, 1], [3, 4]], "moves": []}, False),
+    ({"rays": [[1, 1], [2, 0], [2, 1]], "moves": []}, False),
+    ({"rays": [[1, 2], [2, 1], [2, 3], [3, 2], [3, 4], [4, 3]], "moves": []}, True),
+    ({"rays": [[1, 2], [2, 1]], "moves": [[3, 3]]}, True),
+]
+
+
+@pytest.mark.parametrize(("definition", "symmetric"), WEIGHED)
+def test_many_games_of_least_size_come_lightest_first(
+    monkeypatch, definition, symmetric
+):
+    """Up to twelve games of least size: the first is the lightest of them
+    all and none is lighter than one before it (but the last, which may be
+    the first solution found, kept when fewer were)."""
+    from catalog.compute import smallest
+
+    monkeypatch.setattr(smallest, "simplify", lambda _window, game: game)
+    window = data(definition, 5, symmetric)
+    games = identify(window, limit=12).games
+    weights = [rule_weight(g.rays, g.moves, window.symmetric) for g in games]
+    assert len(set(weights)) > 1
+    assert weights[0] == min(weights)
+    assert weights[:-1] == sorted(weights[:-1])
