@@ -349,7 +349,7 @@ def test_compact_tables_are_a_twentieth_of_the_int32_ones():
     wide = kernel.KernelSweep(game, compact=False)
     bits = kernel.KernelSweep(game, compact=True)
     for sweep in (wide, bits):
-        sweep.advance(20_000)
+        sweep.advance(5_000)
     assert wide.layout is None and wide.ring.dtype == np.int32
     assert np.array_equal(wide.rcap, bits.rcap)
     full = bits.layout[4]
