@@ -48,6 +48,8 @@ MAX_ATTEMPTS = 3
 BACKOFF_SECONDS = 10.0
 #: Priority of a fill queued by an API request: someone is waiting for it.
 REQUEST_PRIORITY = 10
+#: The error of a job whose entry's definition changed before it ran.
+STALE = "dropped: the entry's definition changed"
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -62,8 +64,21 @@ def enqueue(session: Session, entry_id: int, n: int, priority: int = 0) -> Job:
 
     Safe under concurrency: the insert is ``ON CONFLICT DO NOTHING`` on the
     one-queued-job-per-entry-and-bound index, and a lost race looks again.
+    Queued jobs of an earlier definition of the entry are dropped first (a
+    worker would drop them): one of them would hold that index's place.
     """
     key = repo.get_entry(session, entry_id).key
+    session.execute(
+        update(Job)
+        .where(
+            Job.entry_id == entry_id,
+            Job.kind == KIND,
+            Job.state == "queued",
+            or_(Job.entry_key.is_(None), Job.entry_key != key),
+        )
+        .values(state="failed", error=STALE, finished_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
     for _attempt in range(10):
         covering = session.scalar(
             select(Job)

@@ -687,3 +687,24 @@ def test_a_claim_skips_the_rows_another_claim_has_locked(pg_store, held):
         picker.join()
     assert not waited, "claim_next waited for a row lock"
     assert result[0] is not None and result[0].id == second["id"]
+
+
+def test_queueing_again_after_an_edit_drops_the_queued_job_of_the_old_game(store):
+    """A job still queued when the entry's definition changes holds the
+    (entry, bound) place of the queued jobs' unique index: queueing the same
+    bound again drops it (as a worker would) and queues the new game's job.
+    (It raised RuntimeError after ten lost "races": a 500.)"""
+    old = jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]
+    kept = jobs.enqueue(store, ["W000005"], 2000)["jobs"][0]
+    other = canonicalize({"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 3]]})
+    with writing(store.sessions) as session:
+        repo.update_entry(session, repo.get_entry(session, 4), other)
+    fresh = jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]
+    assert fresh["id"] != old["id"]
+    now = states(store)
+    assert now[old["id"]] == ("failed", 0, "dropped: the entry's definition changed")
+    assert now[fresh["id"]] == ("queued", 0, None)
+    assert now[kept["id"]] == ("queued", 0, None)  # another entry's: untouched
+    assert jobs.work(store, max_idle=0)["done"] == 2
+    expected = p_positions(other.to_json(), 2000)
+    assert np.array_equal(stored(store, 4, 2000), expected)
