@@ -187,3 +187,46 @@ def test_closed_outcome_against_the_table_with_a_winning_move():
             dx, dy = x - move[0], y - move[1]
             assert dx >= 0 and dy >= 0 and (dx == 0 or dy == 0 or dx == dy)
     assert closed.p_positions(0).shape == (0, 2)
+
+
+def test_isqrt_array_at_perfect_squares_and_their_neighbours():
+    """Exact where float64's square root is not: perfect squares m² and
+    m² ± 1 past 2^53, where the float guess is off by one either way."""
+    import math
+    import random
+
+    from catalog.compute import closed
+
+    rng = random.Random(5)
+    roots = [rng.randrange(2**26, 2**31) for _ in range(3000)] + [2**31 - 1]
+    values = [v for m in roots for v in (m * m - 1, m * m, m * m + 1)]
+    values += [rng.randrange(2**62) for _ in range(3000)] + [0, 1, 2, 3, 4]
+    found = closed.isqrt_array(np.array(values, dtype=np.int64))
+    assert found.tolist() == [math.isqrt(v) for v in values]
+
+
+def test_wythoff_and_ho_variants_are_recognised_exactly():
+    """is_wythoff and is_ho_variant: the games whose P-positions are
+    Wythoff's by the closed form, not one rule more or less."""
+    from catalog.compute import closed
+
+    wythoff = {"rays": [[1, 0], [0, 1], [1, 1]]}
+    assert closed.is_wythoff(canonicalize(wythoff))
+    assert not closed.is_ho_variant(canonicalize(wythoff))
+    for special in ("ho-restriction", "ho-extension"):
+        ho = canonicalize({**wythoff, "special": [special]})
+        assert closed.is_ho_variant(ho) and not closed.is_wythoff(ho)
+    both = canonicalize({**wythoff, "special": ["ho-restriction", "ho-extension"]})
+    assert not closed.is_ho_variant(both)
+    others = [
+        {"rays": [[1, 0], [0, 1]]},
+        {"rays": [[1, 0], [0, 1], [1, 1], [1, 2]]},
+        {**wythoff, "moves": [[1, 2]]},
+        {**wythoff, "alter": {"P": [[2, 2]]}},
+        {"rays": [[1, 0], [0, 1], [2, 2]]},
+    ]
+    for other in others:
+        game = canonicalize(other)
+        assert not closed.is_wythoff(game) and not closed.is_ho_variant(game)
+        with_ho = canonicalize({**other, "special": ["ho-extension"]})
+        assert not closed.is_ho_variant(with_ho)
