@@ -15,14 +15,14 @@ from sqlalchemy.exc import IntegrityError
 
 from catalog import p_positions, service
 from catalog.config import Settings
-from catalog.errors import BadInput, NotFound
+from catalog.errors import BadInput, DatabaseUnavailable, NotFound
 from catalog.games.definition import canonicalize
 from catalog.service import jobs
 from catalog.store import jobs as queue
 from catalog.store import repository as repo
 from catalog.store import search
 from catalog.store.db import writing
-from catalog.store.fill import worker_name
+from catalog.store.fill import OverBudget, worker_name
 from catalog.store.ids import format_id
 from catalog.store.job_model import Job
 from catalog.store.models import utcnow
@@ -708,3 +708,115 @@ def test_queueing_again_after_an_edit_drops_the_queued_job_of_the_old_game(store
     assert jobs.work(store, max_idle=0)["done"] == 2
     expected = p_positions(other.to_json(), 2000)
     assert np.array_equal(stored(store, 4, 2000), expected)
+
+
+class FakeClock:
+    """time.monotonic and time.sleep of the jobs module: sleeping moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+class Unreachable:
+    """A store whose engine is down ``times`` times, then answers."""
+
+    def __init__(self, times: int) -> None:
+        self.times = times
+
+    @property
+    def engine(self):
+        if self.times:
+            self.times -= 1
+            raise DatabaseUnavailable("connection refused")
+        return "engine"
+
+
+def test_connect_retries_with_doubling_pauses_up_to_ten_seconds(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(jobs, "time", clock)
+    jobs.connect(Unreachable(7), patience=60)
+    assert clock.sleeps == [0.5, 1, 2, 4, 8, 10, 10]
+
+
+def test_connect_gives_up_before_a_pause_would_pass_its_patience(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(jobs, "time", clock)
+    with pytest.raises(DatabaseUnavailable):
+        jobs.connect(Unreachable(100), patience=25.5)
+    # 0.5 + 1 + 2 + 4 + 8 = 15.5; ten more would end at 25.5, the deadline
+    assert clock.sleeps == [0.5, 1, 2, 4, 8, 10]
+    clock = FakeClock()
+    monkeypatch.setattr(jobs, "time", clock)
+    with pytest.raises(DatabaseUnavailable):
+        jobs.connect(Unreachable(100), patience=25.4)
+    assert clock.sleeps == [0.5, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "retry_after"),
+    [(0.01, 1), (1.0, 1), (1.2, 2), (42.5, 43), (600.0, 600), (5000.0, 600)],
+)
+def test_a_request_over_budget_is_queued_with_its_retry_after(
+    store, seconds, retry_after
+):
+    """Retry-After is the estimate in whole seconds, within 1 s and 10 min;
+    the job is queued at the request's priority."""
+    over = OverBudget("too long", 4, 3000, seconds)
+    doc, after = jobs.enqueue_over_budget(store, over)
+    assert after == retry_after
+    assert (doc["state"], doc["n"], doc["priority"]) == (
+        "queued",
+        3000,
+        queue.REQUEST_PRIORITY,
+    )
+    assert doc["id"] == jobs.enqueue(store, ["W000004"], 3000)["jobs"][0]["id"]
+
+
+def test_a_worker_waits_for_its_database_with_doubling_pauses(store, monkeypatch):
+    """The queue unreachable: the worker pauses 0.5, 1, 2, 4, 8, 10, 10 s,
+    then claims once it answers."""
+    pauses: list[float] = []
+    monkeypatch.setattr(
+        jobs, "_sleep", lambda seconds, _stopping: pauses.append(seconds)
+    )
+    real = queue.claim_next
+    failures = [DatabaseUnavailable("down")] * 7
+
+    def flaky(*args, **kwargs):
+        if failures:
+            raise failures.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(queue, "claim_next", flaky)
+    jobs.enqueue(store, ["W000001"], 100)
+    assert jobs.work(store, once=True)["done"] == 1
+    assert pauses == [0.5, 1, 2, 4, 8, 10, 10]
+
+
+def test_a_pause_checks_for_a_stop_every_tenth_of_a_second(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(jobs, "time", clock)
+    jobs._sleep(1.0, lambda: False)
+    assert len(clock.sleeps) in (10, 11) and set(clock.sleeps) == {0.1}
+    clock.sleeps.clear()
+    jobs._sleep(0.05, lambda: False)  # a short pause in one step
+    assert clock.sleeps == [0.05]
+    clock.sleeps.clear()
+    jobs._sleep(5.0, lambda: len(clock.sleeps) >= 3)
+    assert clock.sleeps == [0.1, 0.1, 0.1]
+
+
+def test_an_idle_worker_stops_after_max_idle(store, monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(jobs, "time", clock)
+    summary = jobs.work(store, max_idle=3.0, poll=0.5)
+    assert summary["done"] == 0
+    assert sum(clock.sleeps) == pytest.approx(3.0)
