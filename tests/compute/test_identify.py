@@ -769,3 +769,67 @@ def test_many_games_of_least_size_come_lightest_first(
     assert len(set(weights)) > 1
     assert weights[0] == min(weights)
     assert weights[:-1] == sorted(weights[:-1])
+
+
+class Frozen:
+    """time for smallest.py: a clock that stands still at 0."""
+
+    @staticmethod
+    def monotonic() -> float:
+        return 0.0
+
+
+def solver_calls(monkeypatch):
+    """Record each CP-SAT solve's parameters (the real solver still runs)."""
+    from ortools.sat.python import cp_model
+
+    from catalog.compute import smallest
+
+    calls: list[tuple[float, int, bool]] = []
+    real = cp_model.CpSolver
+
+    class Recording(real):  # type: ignore[misc, valid-type]
+        def solve(self, model, *args):
+            p = self.parameters
+            calls.append((p.max_time_in_seconds, p.num_workers, p.optimize_with_core))
+            return super().solve(model, *args)
+
+    monkeypatch.setattr(cp_model, "CpSolver", Recording)
+    monkeypatch.setattr(smallest, "time", Frozen)
+    return calls
+
+
+def test_each_search_gets_its_share_of_the_time(monkeypatch):
+    """On a clock that stands still with 100 s left: the least size is
+    sought with 95 % of the time less 0.05 s (one worker, core-based); each
+    next game of that size with its share, 100 / (2 (limit - found)) s,
+    weighted and not core-based; the same shares whatever the data."""
+    from catalog.compute.smallest import Search
+
+    calls = solver_calls(monkeypatch)
+    window = data({"rays": [[2, 1]], "moves": [[1, 2], [2, 3]]}, 5)
+    found = Search(window, maximal(window), False, 100.0).smallest(3, 100.0)
+    assert len(found.games) == 3 and found.exact
+    first = [c for c in calls if c[2]]
+    weighted = [c for c in calls if not c[2]]
+    assert first and all(c[:2] == (pytest.approx(94.95), 1) for c in first)
+    shares = sorted({round(c[0], 6) for c in weighted})
+    expected = [0.95 * 100 / (2 * k) - 0.05 for k in (3, 2, 1)]
+    assert shares == pytest.approx(sorted(expected))
+    assert {c[1] for c in weighted} == {1}
+
+
+def test_a_short_deadline_gives_each_search_a_quarter_second_at_least(monkeypatch):
+    """With 0.6 s left the shares below 0.25 s are raised to it, and the least
+    size search keeps 95 % less 0.05 s, but never less than 0.01 s."""
+    from catalog.compute.smallest import Search
+
+    calls = solver_calls(monkeypatch)
+    window = data({"rays": [[2, 1]], "moves": [[1, 2], [2, 3]]}, 5)
+    Search(window, maximal(window), False, 0.6).smallest(3, 0.6)
+    shares = sorted({round(c[0], 6) for c in calls if not c[2]})
+    # 0.6 / (2 k) for k = 3, 2 to find: 0.1 and 0.15, raised to 0.25; then 0.3
+    assert shares == pytest.approx([0.95 * 0.25 - 0.05, 0.95 * 0.3 - 0.05])
+    calls.clear()
+    Search(window, maximal(window), False, 0.05).smallest(3, 0.05)
+    assert calls and {c[0] for c in calls if c[2]} == {0.01}
