@@ -165,8 +165,47 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "(j + 1, j, j + 1, j + 2)",
                 "(j - 1, j, j + 2, j + 2)",
                 "(j - 1, j, j + 1, j + 1)",
+                "(j - 1, j, j + 1, j + 3)",
+                "(j - 0, j, j + 1, j + 2)",
+                "(j - 1, j, j - 1, j + 2)",
             )
         ],
+        *[
+            (
+                test,
+                "small 0 is met by either branch's candidate 0 with the move "
+                "(0, 0), and candidate -1 gives lower(-1) - 1 = -1, never a pile",
+            )
+            for test in (
+                "if cand >= 1 and lower(cand) == small:",
+                "if cand >= 1 and lower(cand) + cand == small:",
+                "if cand >= -1 and lower(cand) + cand == small:",
+            )
+        ],
+        (
+            "(column >= -1) & (column < n)",
+            "every column is written (Beatty), never left at its fill",
+        ),
+        ("swap = x >= y", "x = y gives the same small and big either way"),
+        (
+            "root * root >= values",
+            "a perfect square decremented is put back by the upward correction",
+        ),
+        *[
+            (
+                bound,
+                "a_k and b_k both below n need k < n / phi^2: a k_max of at least "
+                "n / 2.618 + 2 writes every position inside the window",
+            )
+            for bound in (
+                "int(n / 2.618",
+                "int(n / 0.618",
+                "int(n * 1.618)",
+                "int(n / 1.618) + 1",
+            )
+        ],
+        ("if small >= a:", "small == a returned P just before"),
+        ("if n <= -1:", "for n = 0 the general path returns the same empty array"),
         *[
             (
                 f"if cand > 0 and {test}",
@@ -186,6 +225,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "np.full(n, +1,",
                 "np.full(n, - 2,",
                 "np.full(n, ~1,",
+                "np.full(n, not 1,",
+                "np.full(n, - 0,",
             )
         ],
         ("int(n / 1.618) + 3", "one k more than needed: its a_k is past n"),
