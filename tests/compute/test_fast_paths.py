@@ -33,13 +33,16 @@ def kernel_game(rng):
     return game
 
 
+@pytest.mark.parametrize("compact", [False, True], ids=["int32", "bits"])
 @pytest.mark.parametrize("seed", range(6))
-def test_kernel_matches_reference(seed):
+def test_kernel_matches_reference(seed, compact):
+    """Both layouts of the line tables (int32 distances, bits)."""
     rng = random.Random(seed)
     for _ in range(25):
         game = kernel_game(rng)
         n = rng.randint(1, 40)
-        whole = kernel.KernelSweep(game, x_cap=8).advance(n, y_bound=n)
+        sweep = kernel.KernelSweep(game, x_cap=8, compact=compact)
+        whole = sweep.advance(n, y_bound=n)
         assert np.array_equal(whole, reference.p_positions(game, n)), game
 
 
@@ -354,16 +357,6 @@ def test_compact_tables_are_a_twentieth_of_the_int32_ones():
     assert np.array_equal(wide.rcap, bits.rcap)
     full = bits.layout[4]
     assert 20 * (bits.ring.nbytes + full.nbytes) < wide.ring.nbytes
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_compact_kernel_matches_reference(seed):
-    rng = random.Random(400 + seed)
-    for _ in range(25):
-        game = kernel_game(rng)
-        n = rng.randint(1, 60)
-        found = kernel.KernelSweep(game, x_cap=8, compact=True).advance(n, y_bound=n)
-        assert np.array_equal(found, reference.p_positions(game, n)), game
 
 
 @pytest.mark.parametrize("seed", range(3))
