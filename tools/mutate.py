@@ -168,6 +168,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "(j - 1, j, j + 1, j + 3)",
                 "(j - 0, j, j + 1, j + 2)",
                 "(j - 1, j, j - 1, j + 2)",
+                "(j - 1, j, j + 0, j + 2)",
             )
         ],
         *[
