@@ -362,6 +362,21 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "lower(k) >= 0 for k >= 0, so a = -1 fails the second test anyway",
         ),
     ],
+    "catalog/service/jobs.py": [
+        (
+            "full = len(group) > BATCH_JOBS",
+            "a claim takes at most the batch's room, so the group never passes "
+            "BATCH_JOBS inside the loop: only the seconds can fill it there",
+        ),
+        *[
+            (
+                f"CONNECT_SECONDS = {value}",
+                "the default patience of a starting worker, a setting: connect's "
+                "retries and giving up are tested with their patience given",
+            )
+            for value in ("61.0", "59.0")
+        ],
+    ],
     "catalog/store/jobs.py": [
         (".limit( 2)", "read with scalar(), which takes the first row"),
         (

@@ -472,6 +472,7 @@ def test_a_batch_stops_at_its_seconds_or_its_jobs(
     store, monkeypatch, each, most, sizes
 ):
     seen = batches_of(monkeypatch)
+    released = released_ids(monkeypatch)
     monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [each] * len(claimed))
     monkeypatch.setattr(jobs, "BATCH_JOBS", most)
     numbers = list(range(1, 15))
@@ -479,6 +480,22 @@ def test_a_batch_stops_at_its_seconds_or_its_jobs(
     assert jobs.work(store, max_idle=0)["done"] == len(numbers)
     assert [len(b) for b in seen] == sizes  # 8 × 0.25 s: BATCH_SECONDS
     assert [n for b in seen for n in b] == numbers
+    # A batch that is full (exactly its seconds, or its jobs) claims no
+    # more, so none is claimed only to be given back.
+    assert released == []
+
+
+def released_ids(monkeypatch) -> list[int]:
+    """Record the jobs given back to the queue (queue.release)."""
+    released: list[int] = []
+    real = queue.release
+
+    def spy(maker, job_id):
+        released.append(job_id)
+        real(maker, job_id)
+
+    monkeypatch.setattr(queue, "release", spy)
+    return released
 
 
 @pytest.mark.parametrize("holder", ["a dead process here", "a stale heartbeat"])
@@ -553,14 +570,7 @@ def test_claims_past_a_batch_budget_go_back_to_the_queue(store, monkeypatch):
     """The jobs claimed together beyond the batch's seconds are released,
     their claim not counted, and run in the next batch."""
     seen = batches_of(monkeypatch)
-    released: list[int] = []
-    real = queue.release
-
-    def spy(maker, job_id):
-        released.append(job_id)
-        real(maker, job_id)
-
-    monkeypatch.setattr(queue, "release", spy)
+    released = released_ids(monkeypatch)
     monkeypatch.setattr(jobs, "CLAIM_AT_LEAST", 6)
     monkeypatch.setattr(jobs, "BATCH_SECONDS", 0.8)
     # 0.2 s each: a batch holds four; the first claim of more takes six.
@@ -820,3 +830,52 @@ def test_an_idle_worker_stops_after_max_idle(store, monkeypatch):
     summary = jobs.work(store, max_idle=3.0, poll=0.5)
     assert summary["done"] == 0
     assert sum(clock.sleeps) == pytest.approx(3.0)
+
+
+def test_workers_vacuum_the_index_every_so_many_jobs_done(store, monkeypatch):
+    """search.vacuum once VACUUM_ENTRIES jobs are done since the last one:
+    batches of 2 and a vacuum every 3 jobs: after 4 and 7 of 7."""
+    seen = batches_of(monkeypatch)
+    vacuums: list[int] = []
+    monkeypatch.setattr(search, "VACUUM_ENTRIES", 3)
+    monkeypatch.setattr(search, "vacuum", lambda _engine: vacuums.append(len(seen)))
+    monkeypatch.setattr(jobs, "BATCH_JOBS", 2)
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.01] * len(claimed))
+    numbers = [1, 4, 5, 6, 7, 8, 9]
+    jobs.enqueue(store, [format_id(n) for n in numbers], 200)
+    assert jobs.work(store, max_idle=0)["done"] == 7
+    assert [len(b) for b in seen] == [2, 2, 2]  # and 9 alone
+    assert vacuums == [2, 3]  # after the second batch (4 done), then 9 (7)
+
+
+@pytest.mark.parametrize("alone", [True, False], ids=["alone", "in a batch"])
+def test_a_job_failing_with_a_bug_is_logged_with_its_traceback(
+    store, monkeypatch, caplog, alone
+):
+    """An unexpected exception is logged with its traceback; a CatalogError
+    (bad input, a definition the engine refuses) only becomes the job's
+    error: the user's mistake, not a bug."""
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.01] * len(claimed))
+
+    def failing(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 1:
+            raise OSError("disk on fire")
+        if entry_id == 4:
+            raise BadInput("n: too large for this game")
+        return None
+
+    monkeypatch.setattr(jobs, "compute_claimed", failing)
+    monkeypatch.setattr(jobs, "entry_invariants", lambda *args: None)
+    queued = jobs.enqueue(store, ["W000001", "W000004", "W000005"], 100)["jobs"]
+    with caplog.at_level("ERROR", logger=jobs.log.name):
+        if alone:
+            for _ in queued:
+                jobs.work(store, once=True, backoff=3600)
+        else:
+            jobs.work(store, max_idle=0, backoff=3600)
+    logged = [r for r in caplog.records if r.exc_info]
+    assert [r.getMessage() for r in logged] == [f"job {queued[0]['id']} failed"]
+    assert logged[0].exc_info[0] is OSError
+    now = states(store)
+    assert now[queued[0]["id"]] == ("queued", 1, "OSError: disk on fire")
+    assert now[queued[1]["id"]] == ("queued", 1, "BadInput: n: too large for this game")
