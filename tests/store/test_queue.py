@@ -879,3 +879,30 @@ def test_a_job_failing_with_a_bug_is_logged_with_its_traceback(
     now = states(store)
     assert now[queued[0]["id"]] == ("queued", 1, "OSError: disk on fire")
     assert now[queued[1]["id"]] == ("queued", 1, "BadInput: n: too large for this game")
+
+
+def test_a_batch_lost_with_its_database_is_resumed(store, monkeypatch):
+    """The database lost during a batch: counted once as lost, the claims
+    kept (no attempt more), and the same jobs done when it answers again."""
+    pauses: list[float] = []
+    monkeypatch.setattr(
+        jobs, "_sleep", lambda seconds, _stopping: pauses.append(seconds)
+    )
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.01] * len(claimed))
+    real = jobs.run_batch
+    calls: list[list[int]] = []
+
+    def lost_once(store, claimed, *args, **kwargs):
+        calls.append([job.id for job in claimed])
+        if len(calls) == 1:
+            raise DatabaseUnavailable("server closed the connection")
+        return real(store, claimed, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "run_batch", lost_once)
+    queued = [q["id"] for q in jobs.enqueue(store, IDS, 100)["jobs"]]
+    summary = jobs.work(store, max_idle=0)
+    assert (summary["lost"], summary["done"]) == (1, 3)
+    assert pauses == [jobs.POLL_SECONDS]
+    assert calls[0] == queued  # then each resumed alone, as claim_next's own
+    assert {state for state, _, _ in states(store).values()} == {"done"}
+    assert {attempts for _, attempts, _ in states(store).values()} == {1}
