@@ -376,6 +376,22 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             )
             for value in ("61.0", "59.0")
         ],
+        *[
+            (
+                setting,
+                "a tuning value (a batch of up to 64 jobs); its role is tested "
+                "with the value patched",
+            )
+            for setting in ("BATCH_JOBS = 63", "BATCH_JOBS = 65")
+        ],
+        (
+            "limit: int = 1001) -> dict",
+            "its one caller, the CLI's jobs command, passes its own limit",
+        ),
+        (
+            "limit: int = 999) -> dict",
+            "its one caller, the CLI's jobs command, passes its own limit",
+        ),
     ],
     "catalog/store/jobs.py": [
         (".limit( 2)", "read with scalar(), which takes the first row"),
