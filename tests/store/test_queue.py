@@ -255,6 +255,10 @@ def test_a_running_job_reports_its_rate_and_eta(store):
     shown = jobs.job(store, job_id)
     # 50 columns in 3 s: 16.67 a second, 60 to go.
     assert (shown["done"], shown["rate"], shown["eta"]) == (300, 16.7, 4)
+    with writing(store.sessions) as session:  # half a second is time enough
+        session.get(Job, job_id).heartbeat_at = start + timedelta(seconds=0.5)
+    shown = jobs.job(store, job_id)
+    assert (shown["rate"], shown["eta"]) == (100.0, 1)
     with writing(store.sessions) as session:
         session.get(Job, job_id).heartbeat_at = start  # no time yet: no rate
     assert (jobs.job(store, job_id)["rate"], jobs.job(store, job_id)["eta"]) == (
@@ -906,3 +910,21 @@ def test_a_batch_lost_with_its_database_is_resumed(store, monkeypatch):
     assert calls[0] == queued  # then each resumed alone, as claim_next's own
     assert {state for state, _, _ in states(store).values()} == {"done"}
     assert {attempts for _, attempts, _ in states(store).values()} == {1}
+
+
+@pytest.mark.parametrize("claim", ["next", "queued"])
+def test_a_claim_fails_the_jobs_out_of_attempts_and_takes_the_next(store, claim):
+    """Jobs that have had their claims are failed on the way, and the same
+    call goes on to the next ready job."""
+    tired = [q["id"] for q in jobs.enqueue(store, ["W000001", "W000004"], 100)["jobs"]]
+    ready = jobs.enqueue(store, ["W000005"], 100)["jobs"][0]["id"]
+    with writing(store.sessions) as session:
+        for job_id in tired:
+            session.get(Job, job_id).attempts = queue.MAX_ATTEMPTS
+    if claim == "next":
+        taken = [queue.claim_next(store.sessions)]
+    else:
+        taken = queue.claim_queued(store.sessions, 2)
+    assert [job.id for job in taken] == [ready]
+    now = states(store)
+    assert [now[job_id][0] for job_id in tired] == ["failed", "failed"]
