@@ -379,11 +379,21 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         *[
             (
                 setting,
-                "a tuning value (a batch of up to 64 jobs); its role is tested "
-                "with the value patched",
+                "a tuning value (a batch of up to 64 jobs, claimed four at least); "
+                "its role is tested with the value patched",
             )
-            for setting in ("BATCH_JOBS = 63", "BATCH_JOBS = 65")
+            for setting in (
+                "BATCH_JOBS = 63",
+                "BATCH_JOBS = 65",
+                "CLAIM_AT_LEAST = 3",
+                "CLAIM_AT_LEAST = 5",
+            )
         ],
+        (
+            "zip(more, _seconds(store, more), strict=False)",
+            "_seconds gives one estimate a job: the lengths are always equal",
+        ),
+        ("    /,", "work(store, /, ...): every caller passes the options by keyword"),
         (
             "limit: int = 1001) -> dict",
             "its one caller, the CLI's jobs command, passes its own limit",

@@ -829,19 +829,28 @@ def test_a_pause_checks_for_a_stop_every_tenth_of_a_second(monkeypatch):
 
 
 def test_an_idle_worker_stops_after_max_idle(store, monkeypatch):
+    """Idle (no job) for max_idle seconds, not a poll more: on a clock that
+    moves only by the worker's pauses."""
     clock = FakeClock()
     monkeypatch.setattr(jobs, "time", clock)
-    summary = jobs.work(store, max_idle=3.0, poll=0.5)
+
+    def pause(seconds, _stopping):
+        clock.sleeps.append(seconds)
+        clock.now += seconds
+
+    monkeypatch.setattr(jobs, "_sleep", pause)
+    summary = jobs.work(store, max_idle=3.0, poll=1.0)
     assert summary["done"] == 0
-    assert sum(clock.sleeps) == pytest.approx(3.0)
+    assert clock.sleeps == [1.0, 1.0, 1.0]
 
 
 def test_workers_vacuum_the_index_every_so_many_jobs_done(store, monkeypatch):
     """search.vacuum once VACUUM_ENTRIES jobs are done since the last one:
-    batches of 2 and a vacuum every 3 jobs: after 4 and 7 of 7."""
+    batches of 2 and a vacuum every 2 jobs: after each batch, not after the
+    last job alone (one since)."""
     seen = batches_of(monkeypatch)
     vacuums: list[int] = []
-    monkeypatch.setattr(search, "VACUUM_ENTRIES", 3)
+    monkeypatch.setattr(search, "VACUUM_ENTRIES", 2)
     monkeypatch.setattr(search, "vacuum", lambda _engine: vacuums.append(len(seen)))
     monkeypatch.setattr(jobs, "BATCH_JOBS", 2)
     monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.01] * len(claimed))
@@ -849,7 +858,7 @@ def test_workers_vacuum_the_index_every_so_many_jobs_done(store, monkeypatch):
     jobs.enqueue(store, [format_id(n) for n in numbers], 200)
     assert jobs.work(store, max_idle=0)["done"] == 7
     assert [len(b) for b in seen] == [2, 2, 2]  # and 9 alone
-    assert vacuums == [2, 3]  # after the second batch (4 done), then 9 (7)
+    assert vacuums == [1, 2, 3]
 
 
 @pytest.mark.parametrize("alone", [True, False], ids=["alone", "in a batch"])
