@@ -36,3 +36,24 @@ def test_fields_and_conditions_cannot_be_changed_in_place():
     assert (condition.field, condition.op, condition.value) == ("defects", "<=", 2)
     with pytest.raises(dataclasses.FrozenInstanceError):
         condition.value = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("raw", "number"), [("W000001", 1), ("w000042", 42), ("W100000", 100000)]
+)
+def test_an_entry_id_value_is_its_number(raw, number):
+    from catalog.families.filters import parse_value
+
+    assert parse_value("xref_class", "id", raw) == number
+
+
+@pytest.mark.parametrize(
+    "raw", ["W000000", "W1", "W0000001", "42", "W-00001", "X000001", ""]
+)
+def test_a_value_that_is_no_entry_id_is_refused(raw):
+    """W000000 names no entry (IDs start at 1): refused like any non-ID."""
+    from catalog.errors import CatalogError
+    from catalog.families.filters import parse_value
+
+    with pytest.raises(CatalogError, match="is not an entry ID"):
+        parse_value("xref_class", "id", raw)
