@@ -196,12 +196,10 @@ def _dead_here(session: Session, stale: datetime) -> list[str]:
 
 
 def claim_next(
-    maker: sessionmaker[Session],
-    lease: float = LEASE_SECONDS,
-    skip: Collection[int] = (),
+    maker: sessionmaker[Session], lease: float = LEASE_SECONDS
 ) -> Job | None:
-    """Take the next job for this process, or None when none is ready; never
-    one of ``skip`` (the jobs a worker has claimed for its batch).
+    """Take the next job for this process, or None when none is ready (a
+    batch's further jobs: :func:`claim_queued`).
 
     In order: a running job already claimed by this process (its connection
     was lost under it), one whose claim is abandoned (heartbeat older than
@@ -213,7 +211,7 @@ def claim_next(
     for _attempt in range(20):
         try:
             with writing(maker) as session:
-                job = _pick(session, me, lease, skip)
+                job = _pick(session, me, lease)
                 if job is None:
                     return None
                 if job.attempts >= MAX_ATTEMPTS and job.claimed_by != me:
@@ -290,9 +288,7 @@ def _take(session: Session, jobs: list[Job], me: str, lease: float) -> None:
         session.expunge(job)
 
 
-def _pick(
-    session: Session, me: str, lease: float, skip: Collection[int] = ()
-) -> Job | None:
+def _pick(session: Session, me: str, lease: float) -> Job | None:
     now = utcnow()
     stale = now - timedelta(seconds=lease)
     dead = _dead_here(session, stale)
@@ -301,10 +297,9 @@ def _pick(
         Job.heartbeat_at < stale,
         Job.claimed_by.in_(dead) if dead else false(),
     )
-    kept = Job.id.not_in(sorted(skip)) if skip else true()
     mine = session.scalar(
         select(Job)
-        .where(Job.kind == KIND, Job.state == "running", gone, kept)
+        .where(Job.kind == KIND, Job.state == "running", gone)
         .order_by(Job.id)
         .limit(1)
         .with_for_update(skip_locked=True)
