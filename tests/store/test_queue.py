@@ -844,13 +844,17 @@ def test_an_idle_worker_stops_after_max_idle(store, monkeypatch):
     assert clock.sleeps == [1.0, 1.0, 1.0]
 
 
-def test_workers_vacuum_the_index_every_so_many_jobs_done(store, monkeypatch):
+@pytest.mark.parametrize(("every", "after"), [(2, [1, 2, 3]), (3, [2, 3])])
+def test_workers_vacuum_the_index_every_so_many_jobs_done(
+    store, monkeypatch, every, after
+):
     """search.vacuum once VACUUM_ENTRIES jobs are done since the last one:
-    batches of 2 and a vacuum every 2 jobs: after each batch, not after the
-    last job alone (one since)."""
+    batches of 2 (then 9 alone); every 2 jobs: after each batch, not after
+    the last job (one since); every 3: after the second batch (4 done) and
+    the last job (3 since)."""
     seen = batches_of(monkeypatch)
     vacuums: list[int] = []
-    monkeypatch.setattr(search, "VACUUM_ENTRIES", 2)
+    monkeypatch.setattr(search, "VACUUM_ENTRIES", every)
     monkeypatch.setattr(search, "vacuum", lambda _engine: vacuums.append(len(seen)))
     monkeypatch.setattr(jobs, "BATCH_JOBS", 2)
     monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.01] * len(claimed))
@@ -858,7 +862,7 @@ def test_workers_vacuum_the_index_every_so_many_jobs_done(store, monkeypatch):
     jobs.enqueue(store, [format_id(n) for n in numbers], 200)
     assert jobs.work(store, max_idle=0)["done"] == 7
     assert [len(b) for b in seen] == [2, 2, 2]  # and 9 alone
-    assert vacuums == [1, 2, 3]
+    assert vacuums == after  # the batches run when each vacuum came
 
 
 @pytest.mark.parametrize("alone", [True, False], ids=["alone", "in a batch"])
