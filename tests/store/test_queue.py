@@ -581,7 +581,8 @@ def test_claims_past_a_batch_budget_go_back_to_the_queue(store, monkeypatch):
     monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.2] * len(claimed))
     numbers = [1, 4, 5, 6, 7, 8, 9]
     queued = jobs.enqueue(store, [format_id(n) for n in numbers], 200)["jobs"]
-    assert jobs.work(store, max_idle=0)["done"] == len(numbers)
+    summary = jobs.work(store, max_idle=0)
+    assert (summary["done"], summary["lost"]) == (len(numbers), 0)
     assert seen == [[1, 4, 5, 6], [7, 8, 9]]
     assert released == [q["id"] for q in queued[4:]]
     assert {state[1] for state in states(store).values()} == {1}  # attempts
@@ -941,3 +942,58 @@ def test_a_claim_fails_the_jobs_out_of_attempts_and_takes_the_next(store, claim)
     assert [job.id for job in taken] == [ready]
     now = states(store)
     assert [now[job_id][0] for job_id in tired] == ["failed", "failed"]
+
+
+def test_a_batch_claims_as_many_as_its_time_left_holds(store, monkeypatch):
+    """Each claim of more jobs asks for the batch's seconds left over the
+    mean estimate so far (four at least): 1/4 s, then jobs of 1/16 s."""
+    seen = batches_of(monkeypatch)
+    asked: list[int] = []
+    real = queue.claim_queued
+
+    def spy(maker, count, lease=queue.LEASE_SECONDS):
+        asked.append(count)
+        return real(maker, count, lease)
+
+    monkeypatch.setattr(queue, "claim_queued", spy)
+    monkeypatch.setattr(
+        jobs,
+        "_seconds",
+        lambda _store, claimed: [0.25 if j.entry_id == 1 else 0.0625 for j in claimed],
+    )
+    numbers = list(range(1, 15))
+    jobs.enqueue(store, [format_id(n) for n in numbers], 200)
+    assert jobs.work(store, max_idle=0)["done"] == 14
+    assert seen == [numbers]  # 1/4 + 13/16 s: one batch
+    # 1.75 s left at 0.25 s a job: 7; then 1.3125 s at 0.6875 / 8: 16 (6
+    # left); then 0.9375 s at 1.0625 / 14: 13, and the queue is empty.
+    assert asked == [7, 16, 13]
+
+
+def test_jobs_estimated_at_nothing_make_one_batch(store, monkeypatch):
+    """Estimates of 0 s (a fill already stored) divide nothing by zero."""
+    seen = batches_of(monkeypatch)
+    monkeypatch.setattr(jobs, "_seconds", lambda _store, claimed: [0.0] * len(claimed))
+    numbers = list(range(1, 8))
+    jobs.enqueue(store, [format_id(n) for n in numbers], 200)
+    assert jobs.work(store, max_idle=0)["done"] == 7
+    assert seen == [numbers]
+
+
+def test_a_job_whose_estimate_fails_is_run_alone(store, monkeypatch):
+    """An estimate that raises a CatalogError (the entry gone, a definition
+    the engine refuses) counts as infinite: the job runs alone and meets
+    its error there."""
+    queued = jobs.enqueue(store, ["W000001", "W000004"], 200)["jobs"]
+    real = jobs.estimate
+
+    def refusing(session, entry_id, target):
+        if entry_id == 4:
+            raise BadInput("no estimate for this game")
+        return real(session, entry_id, target)
+
+    monkeypatch.setattr(jobs, "estimate", refusing)
+    claimed = queue.claim_queued(store.sessions, 2)
+    assert [job.id for job in claimed] == [q["id"] for q in queued]
+    first, second = jobs._seconds(store, claimed)
+    assert 0 <= first < jobs.SMALL_SECONDS and second == float("inf")
