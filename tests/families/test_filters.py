@@ -57,3 +57,35 @@ def test_a_value_that_is_no_entry_id_is_refused(raw):
 
     with pytest.raises(CatalogError, match="is not an entry ID"):
         parse_value("xref_class", "id", raw)
+
+
+def family_and_members(name):
+    from catalog.families.registry import load_families
+
+    families = load_families()
+    return families.by_name[name], families.members(name)
+
+
+def test_a_family_parameter_is_a_condition_with_or_without_members():
+    """`k=3` in (k,l)-Maharaja Nim names its parameter (position 0); a
+    field is taken with the family alone, members not given."""
+    from catalog.families.filters import check_field, parse_where
+
+    family, members = family_and_members("maharaja")
+    for given in (members, None):
+        condition = parse_where("k=3", family, given)
+        assert (condition.field, condition.op, condition.parameter) == ("k", "=", 0)
+        assert parse_where("symmetric=true", family, given).value is True
+        check_field("xref_class", family, given)  # every member has one
+    assert parse_where("xref_class=W000004", family, members).value == 4
+
+
+def test_a_subset_parameter_cannot_be_sorted():
+    from catalog.errors import CatalogError
+    from catalog.families.filters import parse_sort
+
+    family, members = family_and_members("nimhoff")
+    with pytest.raises(CatalogError, match="a subset parameter cannot be sorted"):
+        parse_sort("-rays", family, members)
+    family, members = family_and_members("maharaja")
+    assert parse_sort("-k", family, members) == "-k"
