@@ -387,6 +387,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "BATCH_JOBS = 65",
                 "CLAIM_AT_LEAST = 3",
                 "CLAIM_AT_LEAST = 5",
+                "SMALL_SECONDS = 1.25",
+                "SMALL_SECONDS = -0.75",
             )
         ],
         (
@@ -445,9 +447,21 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "if job_id is None:",
             "a job inserted but not returned is the covering job of the next attempt",
         ),
+        *[
+            (
+                f"priority: int = {value}) -> Job:",
+                "every caller of enqueue passes its priority",
+            )
+            for value in (1, -1)
+        ],
         (
-            "priority: int = 1) -> Job:",
-            "every caller of enqueue passes its priority",
+            "queued = _queued(session, stale, dead, 2)",
+            "the first of the two is taken; the second is only locked until the "
+            "claim commits (other claims skip it meanwhile)",
+        ),
+        (
+            'if j.state == "queued" else -1',
+            "the key's second part only orders jobs of one state",
         ),
         (
             "else not j.id,",

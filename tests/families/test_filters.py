@@ -89,3 +89,16 @@ def test_a_subset_parameter_cannot_be_sorted():
         parse_sort("-rays", family, members)
     family, members = family_and_members("maharaja")
     assert parse_sort("-k", family, members) == "-k"
+
+
+def test_an_unknown_field_lists_the_fields_and_the_sortable_parameters():
+    from catalog.errors import CatalogError
+    from catalog.families.filters import parse_where
+
+    family, members = family_and_members("maharaja")
+    with pytest.raises(CatalogError, match=r"unknown field 'colour'.*, k, l\)"):
+        parse_where("colour=3", family, members)
+    family, members = family_and_members("nimhoff")
+    with pytest.raises(CatalogError, match="unknown field") as refused:
+        parse_where("colour=3", family, members)
+    assert "rays" not in str(refused.value)  # a subset: no condition on it

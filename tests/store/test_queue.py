@@ -448,6 +448,7 @@ def test_a_failing_job_of_a_batch_leaves_nothing_of_its_own(store, monkeypatch):
 
 def test_a_large_job_met_while_gathering_runs_alone_after_the_batch(store, monkeypatch):
     seen = batches_of(monkeypatch)
+    released = released_ids(monkeypatch)
     alone: list[int] = []
     real = jobs.run
 
@@ -461,10 +462,11 @@ def test_a_large_job_met_while_gathering_runs_alone_after_the_batch(store, monke
         "_seconds",
         lambda _store, claimed: [10.0 if j.entry_id == 5 else 0.01 for j in claimed],
     )
-    jobs.enqueue(store, ["W000001", "W000004", "W000005", "W000006"], 300)
+    queued = jobs.enqueue(store, ["W000001", "W000004", "W000005", "W000006"], 300)
     assert jobs.work(store, max_idle=0)["done"] == 4
     # 1 and 4 batched, 5 alone; 6, the last, is a batch of one: run alone.
     assert seen == [[1, 4]] and alone == [5, 6]
+    assert released == [queued["jobs"][3]["id"]]  # 6, claimed with 4 and 5
 
 
 @pytest.mark.parametrize(
