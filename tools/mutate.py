@@ -444,6 +444,10 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "a heartbeat at the very microsecond of the lease's end",
         ),
         (
+            "Job.heartbeat_at > stale,",
+            "_dead_here: a heartbeat at the very microsecond of the lease's end",
+        ),
+        (
             "if job_id is None:",
             "a job inserted but not returned is the covering job of the next attempt",
         ),
