@@ -240,9 +240,7 @@ def run_batch(
                 with inside.sessions() as session:
                     key = queue.entry_key(session, job.entry_id)
                 if key != job.entry_key:
-                    queue.drop(
-                        inside.sessions, job.id, "the entry's definition changed"
-                    )
+                    queue.drop(inside.sessions, job.id, queue.STALE_REASON)
                     outcomes[job.id] = "dropped"
                 else:
                     compute_claimed(
@@ -291,7 +289,7 @@ def run(
         with maker() as session:
             key = queue.entry_key(session, claimed.entry_id)
         if key != claimed.entry_key:
-            queue.drop(maker, claimed.id, "the entry's definition changed")
+            queue.drop(maker, claimed.id, queue.STALE_REASON)
             return "dropped"
         compute_claimed(
             maker,

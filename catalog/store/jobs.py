@@ -48,8 +48,8 @@ MAX_ATTEMPTS = 3
 BACKOFF_SECONDS = 10.0
 #: Priority of a fill queued by an API request: someone is waiting for it.
 REQUEST_PRIORITY = 10
-#: The error of a job whose entry's definition changed before it ran.
-STALE = "dropped: the entry's definition changed"
+#: Why a job whose entry's definition changed before it ran is dropped.
+STALE_REASON = "the entry's definition changed"
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -76,7 +76,7 @@ def enqueue(session: Session, entry_id: int, n: int, priority: int = 0) -> Job:
             Job.state == "queued",
             or_(Job.entry_key.is_(None), Job.entry_key != key),
         )
-        .values(state="failed", error=STALE, finished_at=utcnow())
+        .values(state="failed", error=f"dropped: {STALE_REASON}", finished_at=utcnow())
         .execution_options(synchronize_session=False)
     )
     for _attempt in range(10):
