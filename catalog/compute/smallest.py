@@ -257,24 +257,21 @@ class Search:
         )
 
     def _check(self, keys: list[Key]) -> bool:
-        """Add the rows and conflicts the solution misses; True when none."""
+        """Does the solution hold on the whole window? If not, add the rows of
+        the cells it misses (as far as the deadline lets) for the next solve."""
         game = self._game(keys)
-        forced_p = np.zeros_like(self.grid)
-        for x, y in game.forced_p:
-            forced_p[x, y] = True
-        added = 0
         done = self.grid.copy()
         for x, y in game.forced_n:
             done[x, y] = True
         done |= _cover_game(self.grid, game)
         missing = np.argwhere(~done)
-        if len(missing):
-            order = np.lexsort((missing[:, 0], missing.sum(axis=1)))
-            batch = max(_BATCH, len(missing) // 4)
-            before = len(self.rows)
-            self._add_rows(missing[order[:batch]])
-            added += len(self.rows) - before
-        return added == 0
+        if not len(missing):
+            return True
+        # A solution that misses cells is no game, even when past the deadline
+        # no row can be added for them: the next solve is then not started.
+        order = np.lexsort((missing[:, 0], missing.sum(axis=1)))
+        self._add_rows(missing[order[: max(_BATCH, len(missing) // 4)]])
+        return False
 
     def _solve(
         self, weighted: bool, deadline: float, hint: list[Key] | None = None

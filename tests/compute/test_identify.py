@@ -771,6 +771,131 @@ def test_many_games_of_least_size_come_lightest_first(
     assert weights[:-1] == sorted(weights[:-1])
 
 
+#: Data whose games need cells past the first rows the search starts with
+#: (Wythoff's Nim with (12, 20) forced N, n = 30): its first solutions miss
+#: some, and the rows they miss are added until a solution holds.
+LAZY = {**WYTHOFF, "alter": {"N": [[12, 20]]}}
+
+
+def test_rows_past_the_first_are_added_until_every_game_holds():
+    import time
+
+    from catalog.compute.smallest import Search
+
+    window = data(LAZY, 30)
+    outside = int((~window.grid).sum())
+    search = Search(window, maximal(window), False, time.monotonic() + 60)
+    assert len(search.rows) < outside  # the first rows leave cells out
+    answer = identify(window, limit=3)
+    assert answer.exact and [g.size for g in answer.games] == [4, 4, 4]
+    for game in answer.games:
+        assert gives(game.definition, window), game.definition
+
+
+class Clock:
+    """time for smallest.py: a clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_solution_checked_past_the_deadline_is_not_listed(monkeypatch):
+    """The deadline passes between a solve and the check of its solution on
+    the whole window: the rows the solution misses can no longer be added,
+    and the solution, which holds only on the rows it had, is no game."""
+    from ortools.sat.python import cp_model
+
+    from catalog.compute import smallest
+
+    clock = Clock()
+    real = cp_model.CpSolver
+
+    class Late(real):  # type: ignore[misc, valid-type]
+        def solve(self, model, *args):
+            status = super().solve(model, *args)
+            clock.now = 100.0  # past every deadline
+            return status
+
+    monkeypatch.setattr(cp_model, "CpSolver", Late)
+    monkeypatch.setattr(smallest, "time", clock)
+    window = data(LAZY, 30)
+    found = smallest.Search(window, maximal(window), False, 50.0).smallest(3, 50.0)
+    assert (found.games, found.exact) == ([], False)
+
+
+def test_a_least_size_search_out_of_time_gives_the_bound_it_proved(monkeypatch):
+    """A least-size search stopped with a solution it has not proven least
+    (CP-SAT's FEASIBLE) lists no game, says the answer is not exact, and
+    gives the solver's proven lower bound: here the least size itself,
+    since the real solve behind it did prove it."""
+    from ortools.sat.python import cp_model
+
+    real = cp_model.CpSolver
+
+    class Unproven(real):  # type: ignore[misc, valid-type]
+        def solve(self, model, *args):
+            status = super().solve(model, *args)
+            core = self.parameters.optimize_with_core
+            return cp_model.FEASIBLE if core and status == cp_model.OPTIMAL else status
+
+    monkeypatch.setattr(cp_model, "CpSolver", Unproven)
+    answer = identify(data(MAHARAJA, 10))
+    assert (answer.games, answer.altered, answer.exact) == ([], [], False)
+    assert answer.bound == 3  # (1, 0) and (0, 1), (1, 1), the knight's pair
+
+
+def test_without_mirror_images_each_rule_counts_one_towards_the_limits():
+    """S = {(0, 0), (8, 7)} at n = 9 is not symmetric: every step but (8, 7)
+    is needed, 13 rays and 31 single moves, each one rule (within the
+    32 a definition holds, though 31 moves are 15 mirror pairs and more)."""
+    answer = identify(Window.of([(0, 0), (8, 7)], 9), limit=1)
+    assert answer.exact and not answer.altered
+    (game,) = answer.games
+    assert (game.size, len(game.rays), len(game.moves)) == (44, 13, 31)
+    assert gives(game.definition, answer.window)
+
+
+#: The documented weights (docs/invariants/identify.md): 4 (a + b) for each
+#: rule or forced cell, plus this for its kind.
+KIND_WEIGHT = {"m": 0, "r": 1, "N": 2, "P": 3}
+
+
+@pytest.mark.parametrize("altered", [False, True])
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_the_searches_weigh_rules_and_cells_as_documented(altered, symmetric):
+    """The least size counts each orbit once; the order among games of that
+    size is the weighted search's objective: 4 (a + b) for each rule or
+    cell (a, b), plus 0 for a move, 1 for a ray, 2 for a cell forced N and
+    3 for a cell forced P. Read from the model the solver was given."""
+    import time
+
+    from catalog.compute.smallest import Search
+
+    definition = {**MAHARAJA, "alter": {"P": [[0, 1]], "N": [[2, 2]]}}
+    window = data(definition if altered else MAHARAJA, 7, symmetric)
+    search = Search(window, maximal(window), altered)
+    for weighted in (False, True):
+        status, _ = search._solve(weighted, time.monotonic() + 60)
+        assert status == "optimal"
+        objective = search.model.proto.objective
+        key_of = {var.index: key for key, var in search.vars.items()}
+        got = {
+            key_of[i]: c for i, c in zip(objective.vars, objective.coeffs, strict=True)
+        }
+        assert got.keys() == search.vars.keys()
+        if not weighted:
+            assert set(got.values()) == {1}
+            continue
+        assert got == {
+            (kind, a, b): 4 * (a + b) + KIND_WEIGHT[kind] for kind, a, b in got
+        }
+        kinds = {kind for kind, _, _ in got}
+        assert kinds == ({"m", "r", "N", "P"} if altered else {"m", "r"})
+
+
 class Frozen:
     """time for smallest.py: a clock that stands still at 0."""
 
