@@ -570,7 +570,31 @@ def retry_survivors(session: Path) -> int:
         ).rowcount
 
 
-def run(module: str, fresh: bool, retry: bool = False) -> dict[str, object]:
+def sample(session: Path, keep: int, seed: int = 0) -> int:
+    """Keep ``keep`` of the mutants not yet run, chosen at random (the same
+    ones for the same session and seed), and delete the others: a score on a
+    sample where the whole run would take hours (``--sample``)."""
+    import random
+    import sqlite3
+
+    with sqlite3.connect(session) as db:
+        pending = sorted(
+            job
+            for (job,) in db.execute(
+                "select job_id from work_items where job_id not in "
+                "(select job_id from work_results)"
+            )
+        )
+        chosen = set(random.Random(seed).sample(pending, min(keep, len(pending))))
+        dropped = [(job,) for job in pending if job not in chosen]
+        for table in ("mutation_specs", "work_items"):
+            db.executemany(f"delete from {table} where job_id = ?", dropped)
+    return len(dropped)
+
+
+def run(
+    module: str, fresh: bool, retry: bool = False, keep: int | None = None
+) -> dict[str, object]:
     SESSIONS.mkdir(exist_ok=True)
     name = module.replace("/", ".")
     config, session = SESSIONS / f"{name}.toml", SESSIONS / f"{name}.sqlite"
@@ -604,6 +628,8 @@ def run(module: str, fresh: bool, retry: bool = False) -> dict[str, object]:
         skip_annotations(module, session)
     elif retry:
         retry_survivors(session)
+    if keep is not None:
+        sample(session, keep)
     subprocess.run(
         [COSMIC_RAY, "exec", str(config), str(session)], check=True, cwd=ROOT, env=env
     )
@@ -650,6 +676,12 @@ def main() -> int:
     parser.add_argument(
         "--retry", action="store_true", help="run the survivors again (new tests)"
     )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="run only N of the mutants not yet run, chosen at random",
+    )
     args = parser.parse_args()
     modules = [args.module] if args.module else list(MODULES)
     unknown = [m for m in modules if m not in MODULES]
@@ -657,7 +689,7 @@ def main() -> int:
         print(f"not configured: {unknown[0]} (see MODULES in tools/mutate.py)")
         return 2
     for module in modules:
-        found = run(module, args.fresh, args.retry)
+        found = run(module, args.fresh, args.retry, args.sample)
         for diff in found.pop("survivors"):  # type: ignore[attr-defined]
             print(diff)
         print(f"{module}: {found}")

@@ -86,11 +86,11 @@ class Search:
         # variables that later rows create too; minimizing drives tail to 0.
         # The same for the rays and the single moves each (a mirror pair is
         # two of them), which a definition holds at most MAX_RULES of.
-        limit = 2 * self.n * self.n + 2
+        self.limit = 2 * self.n * self.n + 2
         self.tails: dict[str, IntVar] = {}
-        self.size = self._counter("size", limit)
+        self.size = self._counter("size")
         for kind in "rm":
-            self.model.add(self._counter(kind, limit) <= MAX_RULES)
+            self.model.add(self._counter(kind) <= MAX_RULES)
         self.fresh: list[tuple[Key, IntVar]] = []
         self._index_rules()
         outside = np.argwhere(~self.grid)
@@ -141,9 +141,9 @@ class Search:
         """How many rules (or cells) the orbit ``key`` stands for."""
         return 2 if self.symmetric and key[1] != key[2] else 1
 
-    def _counter(self, name: str, limit: int) -> IntVar:
-        total = self.model.new_int_var(0, limit, name)
-        self.tails[name] = self.model.new_int_var(0, limit, f"{name}-tail")
+    def _counter(self, name: str) -> IntVar:
+        total = self.model.new_int_var(0, self.limit, name)
+        self.tails[name] = self.model.new_int_var(0, self.limit, f"{name}-tail")
         self.model.add(total == self.tails[name])
         return total
 
@@ -158,7 +158,10 @@ class Search:
                 if name == "size" or k[0] == name
             ]
             if terms:
-                new = self.model.new_int_var(0, tail.proto.domain[-1], f"{name}-tail")
+                # Not tail.proto.domain[-1]: OR-Tools 9.15's repeated fields
+                # read index -1 as 0, which made every later tail 0 and so
+                # kept every rule a later row brought out of the games.
+                new = self.model.new_int_var(0, self.limit, f"{name}-tail")
                 variables, weights = zip(*terms, strict=True)
                 self.model.add(
                     tail

@@ -792,6 +792,46 @@ def test_rows_past_the_first_are_added_until_every_game_holds():
         assert gives(game.definition, window), game.definition
 
 
+def test_the_size_counts_the_rules_that_later_rows_bring():
+    """The rules a later row brings join the model's counters (the size, the
+    rays, the moves), so that a bound on the size holds for them too: with
+    every one of them chosen, the size counts them all."""
+    import time
+
+    from ortools.sat.python import cp_model
+
+    from catalog.compute.smallest import Search
+
+    window = data(LAZY, 30)
+    search = Search(window, maximal(window), False, time.monotonic() + 60)
+    first = set(search.vars)
+    assert search._solve(False, time.monotonic() + 60)[0] == "optimal"
+    later = [var for key, var in search.vars.items() if key not in first]
+    assert later
+    for var in later:
+        search.model.add(var == 1)
+    solver = cp_model.CpSolver()
+    assert solver.solve(search.model) == cp_model.OPTIMAL
+    chosen = sum(solver.boolean_value(var) for var in search.vars.values())
+    assert solver.value(search.size) == chosen >= len(later)
+
+
+def test_a_rule_only_a_later_row_brings_can_be_in_the_least_game():
+    """The move (23, 23) reaches S only from cells past the first rows (the
+    512 cells nearest the corner), so its variable is made by a later row.
+    The counters once held such variables at 0 (OR-Tools read a domain's
+    index -1 as 0), and identify answered, as exact, that no game of either
+    kind gives these data."""
+    definition = {"rays": [[1, 0], [0, 1], [1, 2], [2, 1]], "moves": [[23, 23]]}
+    window = data(definition, 28)
+    answer = identify(window)
+    assert answer.exact and not answer.altered
+    assert [g.definition for g in answer.games] == [
+        {"rays": [[0, 1], [1, 0], [1, 2], [2, 1]], "moves": [[23, 23]], "special": []}
+    ]
+    assert answer.games[0].size == 3 and gives(answer.games[0].definition, window)
+
+
 class Clock:
     """time for smallest.py: a clock that moves only when told."""
 
