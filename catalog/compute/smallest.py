@@ -273,7 +273,12 @@ class Search:
         # A solution that misses cells is no game, even when past the deadline
         # no row can be added for them: the next solve is then not started.
         order = np.lexsort((missing[:, 0], missing.sum(axis=1)))
+        before = len(self.rows)
         self._add_rows(missing[order[: max(_BATCH, len(missing) // 4)]])
+        if len(self.rows) == before and time.monotonic() <= self.deadline:
+            # Each missed cell has its row, which the solution meets: the rows
+            # and the game's rules disagree. Solving again would loop.
+            raise RuntimeError("identify: a solution meets every row and misses cells")
         return False
 
     def _solve(

@@ -8,6 +8,7 @@ game it proposes must give the data exactly, by the reference.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import itertools
 
@@ -627,6 +628,33 @@ def test_simplify_replaces_the_longest_ray_first(rays, expected):
     assert simplified_by_hand(window, definition) == expected
 
 
+@pytest.mark.parametrize(
+    ("rays", "expected"),
+    [
+        # (2, 3) alone could become a move, but not with (3, 2): both stay.
+        ([(0, 3), (1, 2), (2, 1), (2, 3), (3, 0), (3, 2)], None),
+        # (1, 3) and (3, 1) become moves together; (1, 2) could alone.
+        (
+            [(0, 1), (1, 0), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)],
+            ([(0, 1), (1, 0), (1, 2), (2, 1), (2, 2)], [(1, 3), (3, 1)]),
+        ),
+    ],
+)
+def test_simplify_replaces_a_mirror_pair_together_on_symmetric_data(rays, expected):
+    """On symmetric data a ray and its mirror image are one rule: simplify
+    makes both moves or neither, and the game stays symmetric."""
+    from catalog.compute.smallest import simplify
+
+    window = data({"rays": [list(r) for r in rays]}, 8)
+    assert window.symmetric
+    found = simplify(window, Game(rays=tuple(rays), moves=()))
+    expected = expected or (rays, [])
+    assert (list(found.rays), list(found.moves)) == expected
+    for steps in (found.rays, found.moves):
+        assert {s[::-1] for s in steps} == set(steps)
+    assert reproduces(window, found)
+
+
 @pytest.mark.parametrize(("n", "size"), [(9, 23), (10, None)])
 def test_a_rule_set_holds_at_most_max_rules_rays_and_moves(n, size):
     """S = {(0, 0)}: every other cell needs its own direction, a ray where
@@ -741,6 +769,29 @@ def test_games_of_least_size_are_listed_shortest_steps_first(monkeypatch, symmet
     assert checked
 
 
+@pytest.mark.parametrize("limit", [1, 2])
+def test_no_more_games_than_the_limit_and_the_lightest_first(monkeypatch, limit):
+    """Data with more games of least size than the limit: exactly ``limit``
+    are listed, and the first is the lightest of them all (the search's
+    first solution, kept when fewer are found, is not added past it)."""
+    from catalog.compute import smallest
+
+    monkeypatch.setattr(smallest, "simplify", lambda _window, game: game)
+    checked = 0
+    for definition in random_games(500 + limit, 40, 4):
+        window = data(definition, 4)
+        games = identify(window, limit=limit).games
+        expected = [ast.literal_eval(d) for d in least_games(window, games[0].size)]
+        if len(expected) <= limit:
+            continue
+        checked += 1
+        assert len(games) == limit, definition
+        mirrored = window.symmetric
+        lightest = min(rule_weight(d["rays"], d["moves"], mirrored) for d in expected)
+        assert rule_weight(games[0].rays, games[0].moves, mirrored) == lightest
+    assert checked
+
+
 #: Data (n = 5) whose games of least size differ in weight in every way the
 #: search's preference can: found by a search over random games.
 WEIGHED = [
@@ -830,6 +881,32 @@ def test_a_rule_only_a_later_row_brings_can_be_in_the_least_game():
         {"rays": [[0, 1], [1, 0], [1, 2], [2, 1]], "moves": [[23, 23]], "special": []}
     ]
     assert answer.games[0].size == 3 and gives(answer.games[0].definition, window)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_in_larger_windows_are_given_back_exactly(seed):
+    """Random rule sets (no Wythoff's rays needed) in windows of 6 to 12:
+    every game listed, invariant or altered, gives the data by the
+    reference, and none is larger than the rule set the data came from. (A
+    ray (a, b) with k b = n once also stood, in the search's index, for the
+    step (k a + 1, 0): data of such windows found it.)"""
+    rng = np.random.default_rng(seed)
+    for _ in range(12):
+        n = int(rng.integers(6, 13))
+        steps = [(a, b) for a in range(n // 2) for b in range(n // 2) if a or b]
+        picks = rng.choice(len(steps), size=int(rng.integers(2, 6)), replace=False)
+        cut = int(rng.integers(0, len(picks) + 1))
+        definition = {
+            "rays": [list(steps[i]) for i in picks[:cut]],
+            "moves": [list(steps[i]) for i in picks[cut:]],
+        }
+        window = data(definition, n)
+        answer = identify(window, limit=3)
+        assert answer.exact, definition
+        for game in answer.games + answer.altered:
+            assert gives(game.definition, window), (definition, game.definition)
+        if answer.games:
+            assert answer.games[0].size <= len(picks), definition
 
 
 class Clock:
