@@ -692,7 +692,7 @@ _HEADS = (
         SequenceRow.offset,
         SequenceRow.length,
         SequenceRow.encoding,
-        func.substr(SequenceRow.data, 1, _HEAD_BYTES, type_=LargeBinary),
+        func.substr(SequenceRow.data, 1, bindparam("head"), type_=LargeBinary),
     )
     .join(Entry, Entry.id == SequenceRow.entry_id)
     .where(
@@ -713,7 +713,9 @@ def _confirmed(
     if not entries:
         return []
     name = NAMES[code]
-    rows = session.execute(_HEADS, {"entries": entries, "name": name}).all()
+    rows = session.execute(
+        _HEADS, {"entries": entries, "name": name, "head": _HEAD_BYTES}
+    ).all()
     stored = {row[0]: row[1:] for row in rows}
     results: list[dict[str, Any]] = []
     for entry_id in entries:

@@ -14,7 +14,7 @@ from catalog.store.derived import read_sequences, replace_sequences
 from catalog.store.entries import add_entry
 from catalog.store.fill import fill
 from catalog.store.ids import format_id
-from catalog.store.models import Entry
+from catalog.store.models import Entry, Label
 from catalog.store.seed import load_seeds, read_seed, seed_dir
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated, rolled_back
@@ -102,6 +102,25 @@ def test_ids_keywords_and_words(catalog_maker):
     maharaja = [r["id"] for r in run(catalog_maker, "keyword:maharaja")[0]]
     assert maharaja[:2] == ["W000004", "W000005"] and len(maharaja) == 8
     assert [r["id"] for r in run(catalog_maker, "ho restriction")[0]] == ["W000022"]
+
+
+def test_a_family_members_label_finds_that_entry_alone(catalog_maker):
+    with catalog_maker() as session:
+        for number, label in ((4, "maharaja.1.2"), (5, "maharaja.2.1")):
+            session.add(
+                Label(
+                    label=label,
+                    entry_id=number,
+                    family="maharaja",
+                    rank=number,
+                    parameters={"k": number - 3, "l": 6 - number},
+                )
+            )
+        session.flush()
+        found = search.search(session, search.parse("id:maharaja.2.1"))[0]
+        assert [r["id"] for r in found] == ["W000005"]
+        both = search.search(session, search.parse("family:maharaja"))[0]
+        assert [r["id"] for r in both] == ["W000004", "W000005"]
 
 
 @pytest.mark.parametrize(
@@ -232,8 +251,17 @@ def test_a_sequence_read_past_its_first_bytes(catalog_maker, monkeypatch):
     with catalog_maker() as session:
         expected = search.search(session, query)
         monkeypatch.setattr(search, "_HEAD_BYTES", 8)
+        whole = []
+        real = session.scalar
+
+        def scalar(statement, params=None, **kw):
+            if statement is search._WHOLE:
+                whole.append(params["entry"])
+            return real(statement, params, **kw)
+
+        monkeypatch.setattr(session, "scalar", scalar)
         assert search.search(session, query) == expected
-    assert expected[0]
+    assert expected[0] and whole  # the whole sequences were read
 
 
 def test_a_match_at_the_start_outranks_a_more_specific_sequence(catalog_maker):

@@ -160,6 +160,47 @@ def test_an_entry_indexed_again_keeps_its_old_postings_until_a_rebuild(maker):
         assert session.scalar(select(func.count()).select_from(search_segments)) == 1
 
 
+def segment_count(session) -> int:
+    return session.scalar(select(func.count()).select_from(search_segments))
+
+
+def test_a_batch_indexes_its_entries_at_its_end_as_one_segment(maker):
+    rng = random.Random(5)
+    batch = {entry: random_sequences(rng) for entry in (3, 8, 21)}
+    with maker.begin() as session:
+        with search.index_later(session.connection()):
+            for entry, named in batch.items():
+                search.index_sequences(session, entry, named)
+            assert triples(session) == set()  # kept for the batch's end
+        assert triples(session) == expected(batch)
+        assert segment_count(session) == 1
+    with maker.begin() as session:  # an empty batch writes no segment
+        with search.index_later(session.connection()):
+            pass
+        assert segment_count(session) == 1
+
+
+def test_a_rebuild_writes_a_segment_every_so_many_entries(maker, monkeypatch):
+    monkeypatch.setattr(search, "REBUILD_BATCH", 2)
+    rng = random.Random(6)
+    batch = {entry: random_sequences(rng) for entry in (2, 4, 6, 8, 10)}
+    with maker.begin() as session:
+        assert search.rebuild(session, iter(batch.items())) == 5
+    with maker() as session:
+        assert triples(session) == expected(batch)
+        sizes = session.scalars(
+            select(search_segments.c.entries).order_by(search_segments.c.id)
+        ).all()
+        assert sizes == [2, 2, 1]
+
+
+@pytest.mark.parametrize("length", [search.GRAM - 1, search.GRAM, search.GRAM + 1])
+def test_a_sequence_as_long_as_a_gram_has_one(length):
+    kind, found = search.grams("y", np.arange(length))
+    assert kind == search.KINDS["y"]
+    assert len(found) == max(0, length - search.GRAM + 1)
+
+
 @pytest.fixture
 def postgresql_maker(request, tmp_path):
     """SQLite has one writer at a time: only PostgreSQL has mergers to lock out."""
