@@ -369,6 +369,93 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "continue  # the model stays a relaxation",
             "past the deadline every later cell is skipped too: no row is added",
         ),
+        *[
+            (forced, "the same constraint, posted the other way")
+            for forced in ("len(forced) < _IMPLIED:", "not len(forced) <= _IMPLIED:")
+        ],
+        ("_BATCH = 51", "how many cover rows are added at once: the speed"),
+        *[
+            (
+                order,
+                "the order of the cells of one anti-diagonal, which rows a batch "
+                "takes first: the speed; rows are added until a solution holds "
+                "on the whole window",
+            )
+            for order in (
+                "outside[:, 1]",
+                "outside[:, -1]",
+                "missing[:, 1]",
+                "missing[:, -1]",
+            )
+        ],
+        *[
+            (
+                clock,
+                "a clock that reads the deadline exactly (or left exactly 0)",
+            )
+            for clock in (
+                "if time.monotonic() >= self.deadline:",
+                "and time.monotonic() < self.deadline:",
+                "if left < 0:",
+            )
+        ],
+        ("~(r[0] + r[1])", "~x = -x - 1: the same order"),
+        (
+            "new_int_var( -1, self.limit",
+            "the first tail is the first variables' count plus a later tail of 0 "
+            "or more; a counter that never gets a variable bounds only itself",
+        ),
+        *[
+            (
+                bound,
+                "the counters' bound only has to pass any least size: a least "
+                "cover takes at most one rule (or cell) a cell outside S, "
+                "n^2 - 1 < 2n^2 - 2",
+            )
+            for bound in (
+                "self.limit = 3 * self.n * self.n + 2",
+                "self.limit = 2 * self.n * self.n - 2",
+                "self.limit = 2 * self.n * self.n + 3",
+                "self.limit = 2 * self.n * self.n + 1",
+                "self.limit = 2 + self.n * self.n + 2",
+            )
+        ],
+        (
+            "ray_ok[0, 0] = move_ok[0, 0] = True",
+            "the step (0, 0) is never looked up: the coverers keep d > 0",
+        ),
+        ("while k * u <= n", "at k u = n the slices [n:] are empty: nothing joined"),
+        (
+            "inside = (k * a <= n)",
+            "at k a = n the step's code k a n + k b is n^2 or more, and no "
+            "difference of two cells is",
+        ),
+        ("for k, v in []:", "the hints are where the solver starts: its speed"),
+        ("range( 5 * limit)", "more attempts at the next game: only time"),
+        (
+            "range(4 + limit)",
+            "the attempts' cap, a guard against games that simplify alike: in "
+            "the invariant model distinct solutions keep distinct steps, and "
+            "147 random altered data list the same games at limit 12 with "
+            "limit + 4 attempts",
+        ),
+    ],
+    "catalog/store/search.py": [
+        (
+            "max( 2, entries)",
+            "a segment of 1 entry is at level 0 either way (2 < FANOUT)",
+        ),
+        (
+            "_HEAD_BYTES = 8 * INDEXED_TERMS + 102",
+            "the margin read past 8 bytes a term: a sequence that needs more is "
+            "read whole (tested with 8 bytes)",
+        ),
+        ("for j in range( 6):", "values below 2^35 take five bytes at most"),
+        (
+            "grams_[not 1:]",
+            "the postings of every start gram read, the last one's kept: more "
+            "reading, the same candidates",
+        ),
     ],
     "catalog/store/prints.py": [
         (

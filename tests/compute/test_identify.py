@@ -463,6 +463,23 @@ def test_the_rule_sets_get_three_quarters_of_the_time(
     assert answer.exact and answer.seconds == 0.0
 
 
+def test_an_altered_game_one_smaller_than_the_least_rule_set_is_listed():
+    """Rule sets of size 3 give these data, and an altered game of size 2
+    (a ray with a cell forced P): the altered search, bounded below the
+    least rule set, must still reach one less."""
+    definition = {
+        "moves": [[0, 1], [1, 3], [0, 2], [1, 2]],
+        "alter": {"N": [[0, 2]]},
+    }
+    window = data(definition, 4)
+    assert (least(window, False, 3), least(window, True, 3)) == (3, 2)
+    answer = identify(window)
+    assert answer.exact and {g.size for g in answer.games} == {3}
+    assert answer.altered and {g.size for g in answer.altered} == {2}
+    for game in answer.games + answer.altered:
+        assert gives(game.definition, window), game.definition
+
+
 def test_no_altered_game_is_smaller_than_no_rule(monkeypatch):
     calls = recorded_searches(monkeypatch, [Found([0])])
     answer = identify(data(WYTHOFF, 10), seconds=10)
