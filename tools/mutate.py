@@ -433,6 +433,22 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         ("for k, v in []:", "the hints are where the solver starts: its speed"),
         ("range( 5 * limit)", "more attempts at the next game: only time"),
         (
+            "continue",
+            "break for continue: past a full list, an infeasible or a stopped "
+            "search, every later attempt ends the same way at once (or proves "
+            "infeasible again): only time",
+        ),
+        ("if not TYPE_CHECKING:", "the annotations' import made at run time too"),
+        (
+            "strict=False)",
+            "the terms are pairs (variable, weight): zip(*terms) is whole",
+        ),
+        (
+            "new_int_var( 1, self.limit",
+            "a first tail of 1 or more binds only a game of size 0, which is "
+            "the first solution and kept as such",
+        ),
+        (
             "range(4 + limit)",
             "the attempts' cap, a guard against games that simplify alike: in "
             "the invariant model distinct solutions keep distinct steps, and "
@@ -456,6 +472,54 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "the postings of every start gram read, the last one's kept: more "
             "reading, the same candidates",
         ),
+        *[
+            (
+                take,
+                "how many candidates are checked at a time: the speed; they are "
+                "checked until the list has its matches",
+            )
+            for take in (
+                "take = min(2 + take, 1000)",
+                "take = min( 3 * take, 1000)",
+                "take = min(2 * take, 999)",
+                "take = min(2 * take, 1001)",
+                "if 2 * good >= len(checked):",
+                "if 2 * good <= len(checked):",
+            )
+        ],
+        (
+            "_HEAD_BYTES = 8 + INDEXED_TERMS",
+            "fewer bytes read first: a sequence that needs more is read whole "
+            "(tested with 8 bytes)",
+        ),
+        *[
+            (
+                check,
+                "a bit sequence is always 0/1 (the bitstring); the grams of any "
+                "other would only add candidates, which the term check drops",
+            )
+            for check in (
+                "terms.max() > 2",
+                "bits.max() > 2",
+                "bits.min() < 0 and bits.max() > 1",
+                "terms.min() < 0 and terms.max() > 1",
+            )
+        ],
+        *[
+            (
+                code,
+                "the stored index's format (a kind code no other kind uses, the "
+                "gram's length, the hash): the answers are the same, every "
+                "candidate being checked term by term; a change needs "
+                "`wythoff db reindex`, as any change of format",
+            )
+            for code in (
+                "BIT_FACTORS = 7",
+                "BIT_FACTORS = 5",
+                "GRAM = 2",
+                "h ^= h << np.uint64(29)",
+            )
+        ],
     ],
     "catalog/store/prints.py": [
         (

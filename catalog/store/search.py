@@ -193,11 +193,17 @@ def pack(entries: np.ndarray) -> bytes:
     return _varints(values.astype(np.uint64)).tobytes()
 
 
-def _varints(values: np.ndarray) -> np.ndarray:
-    """LEB128 bytes of each value (< 2^35), one after another."""
+def _sizes(values: np.ndarray) -> np.ndarray:
+    """The bytes of each value's LEB128 varint (values < 2^35, uint64)."""
     sizes = np.ones(len(values), dtype=np.int64)
     for bits in (7, 14, 21, 28):
         sizes += values >= np.uint64(1 << bits)
+    return sizes
+
+
+def _varints(values: np.ndarray) -> np.ndarray:
+    """LEB128 bytes of each value (< 2^35, uint64), one after another."""
+    sizes = _sizes(values)
     out = np.empty(int(sizes.sum()), dtype=np.uint8)
     starts = np.cumsum(sizes) - sizes
     for j in range(5):
@@ -235,11 +241,9 @@ def _posting_rows(
     repeated = np.r_[False, ~new[1:] & (entries[1:] == entries[:-1])]
     keep = ~repeated
     kinds, grams_, entries, new = kinds[keep], grams_[keep], entries[keep], new[keep]
-    deltas = np.where(new, entries, np.diff(entries, prepend=0))
-    data = _varints(deltas.astype(np.uint64)).tobytes()
-    sizes = np.ones(len(deltas), dtype=np.int64)
-    for bits in (7, 14, 21, 28):
-        sizes += deltas >= 1 << bits
+    deltas = np.where(new, entries, np.diff(entries, prepend=0)).astype(np.uint64)
+    data = _varints(deltas).tobytes()
+    sizes = _sizes(deltas)
     ends = np.cumsum(sizes)
     firsts = np.flatnonzero(new)
     lasts = np.r_[firsts[1:], len(deltas)] - 1

@@ -119,8 +119,16 @@ def test_least_size_of_random_games_is_the_exhaustive_one(seed, n):
         assert len(set(keys)) == len(keys)
 
 
+@pytest.mark.parametrize("implied", [32, 0])
 @pytest.mark.parametrize("seed", range(6))
-def test_least_altered_game_of_random_data_is_the_exhaustive_one(seed):
+def test_least_altered_game_of_random_data_is_the_exhaustive_one(
+    seed, implied, monkeypatch
+):
+    """Also with every rule's forced cells posted as one linear row (what
+    rules joining more than 32 cells get), not as implications."""
+    from catalog.compute import smallest
+
+    monkeypatch.setattr(smallest, "_IMPLIED", implied)
     rng = np.random.default_rng(100 + seed)
     n = 3
     grid = rng.random((n, n)) < 0.4
@@ -688,6 +696,11 @@ def test_a_rule_set_holds_at_most_max_rules_rays_and_moves(n, size):
     assert found.exact
     if size is None:
         assert found.games == []
+        # The altered game needs no more than 32 of each (cells are no rules):
+        # 13 rays, 32 moves and 12 cells forced N.
+        (game,) = identify(window, limit=1).altered
+        assert (len(game.rays), len(game.moves), len(game.forced_n)) == (13, 32, 12)
+        assert game.size == 29 and gives(game.definition, window)
         return
     (game,) = found.games
     assert game.size == size and len(game.moves) == MAX_RULES == 32
@@ -924,6 +937,34 @@ def test_random_games_in_larger_windows_are_given_back_exactly(seed):
             assert gives(game.definition, window), (definition, game.definition)
         if answer.games:
             assert answer.games[0].size <= len(picks), definition
+
+
+def test_a_weighted_search_out_of_time_falls_back_to_the_core_search(monkeypatch):
+    """When the search for the lightest next game runs out of its share (here:
+    every weighted solve), the plain core search, faster to find some game of
+    the least size, looks for the next one with the time left."""
+    import time
+
+    from ortools.sat.python import cp_model
+
+    from catalog.compute.smallest import Search
+
+    real = cp_model.CpSolver
+    calls: list[bool] = []
+
+    class Impatient(real):  # type: ignore[misc, valid-type]
+        def solve(self, model, *args):
+            core = self.parameters.optimize_with_core
+            calls.append(core)
+            return super().solve(model, *args) if core else cp_model.UNKNOWN
+
+    monkeypatch.setattr(cp_model, "CpSolver", Impatient)
+    window = data({"rays": [[2, 1]], "moves": [[1, 2], [2, 3]]}, 5)
+    deadline = time.monotonic() + 60
+    found = Search(window, maximal(window), False, deadline).smallest(3, deadline)
+    assert found.exact and len(found.games) == 3
+    assert calls[0] and False in calls
+    assert all(calls[i + 1] for i, core in enumerate(calls[:-1]) if not core)
 
 
 class Clock:

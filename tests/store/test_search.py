@@ -104,6 +104,13 @@ def test_ids_keywords_and_words(catalog_maker):
     assert [r["id"] for r in run(catalog_maker, "ho restriction")[0]] == ["W000022"]
 
 
+def test_a_word_with_another_field_is_a_word_of_the_names(catalog_maker):
+    """Only id:, family: and keyword: are fields; "x:maharaja" is looked for
+    in the names as it is (none holds it), not as a keyword."""
+    assert run(catalog_maker, "x:maharaja")[0] == []
+    assert len(run(catalog_maker, "keyword:maharaja")[0]) == 8
+
+
 def test_a_family_members_label_finds_that_entry_alone(catalog_maker):
     with catalog_maker() as session:
         for number, label in ((4, "maharaja.1.2"), (5, "maharaja.2.1")):

@@ -37,11 +37,14 @@ def test_many_lists_unpack_in_one_pass_as_each_alone(lists):
     assert [x.tolist() for x in search._unpack_many(blobs)] == lists
 
 
-def test_a_segments_rows_hold_each_triple_once():
+@pytest.mark.parametrize("scale", [1000, 1, 2**26])
+def test_a_segments_rows_hold_each_triple_once(scale):
+    """Entries spread so that the deltas take one to five bytes, across
+    each size's bounds (a multiple of 1000; every number; up to 2^34)."""
     rng = np.random.default_rng(7)
     kinds = rng.integers(1, 4, 5000)
     grams = rng.integers(-50, 50, 5000)
-    entries = rng.integers(0, 300, 5000) * 1000  # deltas of one to three bytes
+    entries = rng.integers(0, 300, 5000) * scale
     rows = search._posting_rows(9, kinds, grams, entries)
     found = [
         (kind, gram, int(e))
