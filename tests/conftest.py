@@ -62,9 +62,18 @@ def pytest_sessionstart(session):
     for folder in {*catalog.__path__, *catalog.cli.__path__}:
         compileall.compile_dir(folder, quiet=1)
     if config.getoption("numprocesses", 0):
+        from tests import bounds
         from tests.kernels import warm
 
+        bounds.start(config)  # on the core the compiling leaves idle
         warm()
+
+
+def pytest_sessionfinish(session):
+    if not hasattr(session.config, "workerinput"):
+        from tests import bounds
+
+        bounds.stop()
 
 
 def pytest_collection_modifyitems(items):
