@@ -488,6 +488,11 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             )
         ],
         (
+            "_HEAD_BYTES = 7 * INDEXED_TERMS",
+            "fewer bytes read first: a sequence that needs more is read whole "
+            "(tested with 8 bytes)",
+        ),
+        (
             "_HEAD_BYTES = 8 + INDEXED_TERMS",
             "fewer bytes read first: a sequence that needs more is read whole "
             "(tested with 8 bytes)",
@@ -518,6 +523,9 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "BIT_FACTORS = 5",
                 "GRAM = 2",
                 "h ^= h << np.uint64(29)",
+                "h ^= h >> np.uint64( 28)",
+                "h ^= h >> np.uint64( 30)",
+                "(h >> np.uint64( 33))",
             )
         ],
     ],
