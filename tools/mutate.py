@@ -488,6 +488,23 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             )
         ],
         (
+            "wanted + len(found)",
+            "a group asked for more matches than the page needs: the extra ones "
+            "come after the page, in the same order",
+        ),
+        ("limit: int = 51", "every caller passes limit (service.search)"),
+        (
+            "[ -1]",
+            "start grams: terms[:length] has one window of length `length`, so "
+            "its first run is its last",
+        ),
+        (
+            "& (1 << length)",
+            "the gram of a bit run (the stored format): grams all 0 make every "
+            "bit sequence a candidate, and the term check drops the others",
+        ),
+        ("take = min( 1 * take, 1000)", "candidates checked at a time: the speed"),
+        (
             "_HEAD_BYTES = 7 * INDEXED_TERMS",
             "fewer bytes read first: a sequence that needs more is read whole "
             "(tested with 8 bytes)",

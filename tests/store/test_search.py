@@ -156,6 +156,12 @@ def test_bad_queries(query, message):
 # -- every answer against a brute-force search over the stored sequences ---
 
 
+def test_a_keyword_of_the_most_characters_is_taken():
+    """keyword: at most 64 characters: 64 are a query (65 are refused above)."""
+    word = "keyword:" + "k" * 64
+    assert search.parse(word) == {"words": [word]}
+
+
 def stored_sequences(session):
     """(entry number, name, sequence name, offset, terms) of every stored
     sequence."""
