@@ -494,7 +494,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         ),
         ("limit: int = 51", "every caller passes limit (service.search)"),
         (
-            "[ -1]",
+            "length)[ -1]",
             "start grams: terms[:length] has one window of length `length`, so "
             "its first run is its last",
         ),
