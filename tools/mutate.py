@@ -436,7 +436,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "continue",
             "break for continue: past a full list, an infeasible or a stopped "
             "search, every later attempt ends the same way at once (or proves "
-            "infeasible again): only time",
+            "infeasible again); past the rays' last multiple inside the window, "
+            "every later k adds nothing: only time",
         ),
         ("if not TYPE_CHECKING:", "the annotations' import made at run time too"),
         (
