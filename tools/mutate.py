@@ -505,6 +505,24 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "bit sequence a candidate, and the term check drops the others",
         ),
         ("take = min( 1 * take, 1000)", "candidates checked at a time: the speed"),
+        ("good += 2", "candidates checked at a time: the speed"),
+        *[
+            (
+                code,
+                "the stored index's format (the longest bit run indexed, the "
+                "start grams' kinds): queries read what the index wrote, and "
+                "every candidate is checked term by term",
+            )
+            for code in ("LONGEST_FACTOR = 14", "START = 11", "START = 9")
+        ],
+        *[
+            (
+                f"VACUUM_ENTRIES = {value}",
+                "a tuning value; its role is tested with the value patched "
+                "(tests/store/test_batches.py)",
+            )
+            for value in (1023, 1025)
+        ],
         (
             "_HEAD_BYTES = 7 * INDEXED_TERMS",
             "fewer bytes read first: a sequence that needs more is read whole "

@@ -173,16 +173,21 @@ def stored_sequences(session):
     ]
 
 
+#: docs/cli.md: "a search finds exactly the sequences whose first 1000 terms
+#: hold" the query (the reference is the documented scope, not the constant).
+SEARCHED_TERMS = 1000
+
+
 def indexed_texts(stored):
-    """The first INDEXED_TERMS terms of each stored sequence as text."""
+    """The first SEARCHED_TERMS terms of each stored sequence as text."""
     return [
-        (number, name, kind, offset, ",".join(map(str, terms[: search.INDEXED_TERMS])))
+        (number, name, kind, offset, ",".join(map(str, terms[:SEARCHED_TERMS])))
         for number, name, kind, offset, terms in stored
     ]
 
 
 def reference(texts, want):
-    """Every (entry, sequence) whose first INDEXED_TERMS terms hold ``want``,
+    """Every (entry, sequence) whose first SEARCHED_TERMS terms hold ``want``,
     at its first place, ranked: at the start first, then by sequence, then
     by entry. A text search over every stored sequence (``indexed_texts``)."""
     needle = "," + ",".join(map(str, want)) + ","
@@ -218,7 +223,7 @@ def random_queries(stored, rng, count):
             continue
         start = rng.randrange(len(terms) - length + 1)
         if style < 0.3:  # near the end of the indexed terms
-            start = max(0, search.INDEXED_TERMS - length + rng.randrange(-3, 4))
+            start = max(0, SEARCHED_TERMS - length + rng.randrange(-3, 4))
             start = min(start, len(terms) - length)
         query = terms[start : start + length]
         if style > 0.8:
