@@ -382,12 +382,15 @@ def _cover_game(grid: np.ndarray, game: Game) -> np.ndarray:
 
 def simplify(window: Window, game: Game) -> Game:
     """Each ray that its single step can replace, replaced (longest first): a
-    single move claims less about the game outside the window."""
+    single move claims less about the game outside the window. Not past
+    MAX_RULES single moves: the game must stay a definition."""
     for ray in sorted(game.rays, key=lambda r: (-(r[0] + r[1]), r)):
         if ray not in game.rays:
             continue
         pair = {ray, ray[::-1]} if window.symmetric else {ray}
         pair &= set(game.rays)
+        if len(set(game.moves) | pair) > MAX_RULES:
+            continue  # a definition holds at most MAX_RULES single moves
         trial = Game(
             rays=tuple(r for r in game.rays if r not in pair),
             moves=tuple(sorted(set(game.moves) | pair)),

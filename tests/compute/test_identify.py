@@ -1022,6 +1022,22 @@ def test_a_least_size_search_out_of_time_gives_the_bound_it_proved(monkeypatch):
     assert answer.bound == 3  # (1, 0) and (0, 1), (1, 1), the knight's pair
 
 
+def test_simplify_keeps_a_game_within_the_definitions_limits():
+    """S = {(0, 0), (4, 4)} at n = 11: the least rule set has 13 rays and 30
+    single moves; making every ray that can be one a move would give 33
+    moves, past what a definition holds (it was listed so, and the catalog
+    refused it). Every game listed is a definition."""
+    from catalog.games.definition import MAX_RULES, canonicalize
+
+    window = Window.of([(0, 0), (4, 4)], 11)
+    answer = identify(window, limit=3)
+    assert answer.exact and answer.games
+    for game in answer.games + answer.altered:
+        assert len(game.rays) <= MAX_RULES and len(game.moves) <= MAX_RULES
+        canonicalize(game.definition)
+        assert gives(game.definition, window), game.definition
+
+
 def test_without_mirror_images_each_rule_counts_one_towards_the_limits():
     """S = {(0, 0), (8, 7)} at n = 9 is not symmetric: every step but (8, 7)
     is needed, 13 rays and 31 single moves, each one rule (within the
