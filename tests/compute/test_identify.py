@@ -990,8 +990,9 @@ def test_a_solution_checked_past_the_deadline_is_not_listed(monkeypatch):
 
     class Late(real):  # type: ignore[misc, valid-type]
         def solve(self, model, *args):
+            assert clock.now < 50.0, "a solve started past the deadline"
             status = super().solve(model, *args)
-            clock.now = 100.0  # past every deadline
+            clock.now = 50.5  # just past the deadline
             return status
 
     monkeypatch.setattr(cp_model, "CpSolver", Late)
@@ -1036,6 +1037,21 @@ def test_simplify_keeps_a_game_within_the_definitions_limits():
         assert len(game.rays) <= MAX_RULES and len(game.moves) <= MAX_RULES
         canonicalize(game.definition)
         assert gives(game.definition, window), game.definition
+
+
+def test_a_mirror_pair_is_two_rules_and_a_diagonal_step_one():
+    """What each orbit adds to the rays' or moves' count (the limit of 32
+    is on the definition's lists): on symmetric data a step and its mirror
+    image are two entries, a diagonal step one; without mirrors, one each."""
+    from catalog.compute.smallest import Search
+
+    symmetric = Window.of([(0, 0)], 6)
+    plain = Window.of([(0, 0), (2, 1)], 6)
+    for window, pair in ((symmetric, 2), (plain, 1)):
+        search = Search(window, maximal(window), False)
+        for kind in "rmPN":
+            assert search._members((kind, 1, 2)) == pair
+            assert search._members((kind, 3, 3)) == 1
 
 
 def test_without_mirror_images_each_rule_counts_one_towards_the_limits():
