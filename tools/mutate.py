@@ -374,6 +374,12 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             for forced in ("len(forced) < _IMPLIED:", "not len(forced) <= _IMPLIED:")
         ],
         ("_BATCH = 51", "how many cover rows are added at once: the speed"),
+        (
+            "max(_BATCH, len(missing)",
+            "how many cover rows are added at once: the speed",
+        ),
+        ("d = d[d > -1]", "the step (0, 0) is neither a move nor on a ray"),
+        ("(b, a) <= (a, b)", "a diagonal step swapped with itself"),
         *[
             (
                 order,
@@ -506,6 +512,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         ),
         ("take = min( 1 * take, 1000)", "candidates checked at a time: the speed"),
         ("good += 2", "candidates checked at a time: the speed"),
+        ("14695981039346656038", "0xCBF29CE484222325 written in decimal"),
+        ("lists[ 0:]", "the first list intersected with itself too"),
         *[
             (
                 code,
