@@ -432,6 +432,29 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         ),
         ("while k * u <= n", "at k u = n the slices [n:] are empty: nothing joined"),
         (
+            "and k * v <= n:",
+            "at k v = n the slices [:, n:] are empty: nothing joined",
+        ),
+        (
+            "(b, a) >= (a, b)",
+            "the larger of a mirror pair stands for it: the same pair",
+        ),
+        ("self.limit = 1 * self.n * self.n + 2", "n^2 + 2 still passes n^2 - 1"),
+        (
+            "range( 3 * limit)",
+            "the attempts' cap (see range(4 + limit)): fewer attempts list the "
+            "same games on the random altered data",
+        ),
+        (
+            "ray_ok[0, -1] = move_ok[0, 0] = False",
+            "(0, n - 1) has no second multiple inside, so it is no ray anyway, "
+            "and the step (0, 0) is never looked up",
+        ),
+        (
+            "np.zeros( 1, np.int64)",
+            "with no ray the steps are empty too, and ray[order] takes none",
+        ),
+        (
             "inside = (k * a <= n)",
             "at k a = n the step's code k a n + k b is n^2 or more, and no "
             "difference of two cells is",
@@ -531,6 +554,10 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             )
             for value in (1023, 1025)
         ],
+        (
+            "INDEXED_TERMS - 1024",
+            "fewer bytes read first: a sequence that needs more is read whole",
+        ),
         (
             "_HEAD_BYTES = 7 * INDEXED_TERMS",
             "fewer bytes read first: a sequence that needs more is read whole "

@@ -1103,12 +1103,17 @@ def test_the_searches_weigh_rules_and_cells_as_documented(altered, symmetric):
         assert kinds == ({"m", "r", "N", "P"} if altered else {"m", "r"})
 
 
+#: Where the clock below stands: not 0, where ``deadline - now`` and
+#: ``deadline + now`` are the same.
+NOW = 1000.0
+
+
 class Frozen:
-    """time for smallest.py: a clock that stands still at 0."""
+    """time for smallest.py: a clock that stands still at NOW."""
 
     @staticmethod
     def monotonic() -> float:
-        return 0.0
+        return NOW
 
 
 def solver_calls(monkeypatch):
@@ -1140,7 +1145,8 @@ def test_each_search_gets_its_share_of_the_time(monkeypatch):
 
     calls = solver_calls(monkeypatch)
     window = data({"rays": [[2, 1]], "moves": [[1, 2], [2, 3]]}, 5)
-    found = Search(window, maximal(window), False, 100.0).smallest(3, 100.0)
+    end = NOW + 100.0
+    found = Search(window, maximal(window), False, end).smallest(3, end)
     assert len(found.games) == 3 and found.exact
     first = [c for c in calls if c[2]]
     weighted = [c for c in calls if not c[2]]
@@ -1158,10 +1164,10 @@ def test_a_short_deadline_gives_each_search_a_quarter_second_at_least(monkeypatc
 
     calls = solver_calls(monkeypatch)
     window = data({"rays": [[2, 1]], "moves": [[1, 2], [2, 3]]}, 5)
-    Search(window, maximal(window), False, 0.6).smallest(3, 0.6)
+    Search(window, maximal(window), False, NOW + 0.6).smallest(3, NOW + 0.6)
     shares = sorted({round(c[0], 6) for c in calls if not c[2]})
     # 0.6 / (2 k) for k = 3, 2 to find: 0.1 and 0.15, raised to 0.25; then 0.3
     assert shares == pytest.approx([0.95 * 0.25 - 0.05, 0.95 * 0.3 - 0.05])
     calls.clear()
-    Search(window, maximal(window), False, 0.05).smallest(3, 0.05)
+    Search(window, maximal(window), False, NOW + 0.05).smallest(3, NOW + 0.05)
     assert calls and {c[0] for c in calls if c[2]} == {0.01}

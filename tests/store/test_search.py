@@ -104,6 +104,14 @@ def test_ids_keywords_and_words(catalog_maker):
     assert [r["id"] for r in run(catalog_maker, "ho restriction")[0]] == ["W000022"]
 
 
+def test_words_say_whether_more_follow_the_page(catalog_maker):
+    """Eight entries have the keyword maharaja: a page of 8 is all of them,
+    a page of 7 has more after it."""
+    assert run(catalog_maker, "keyword:maharaja", limit=8)[1] is False
+    assert run(catalog_maker, "keyword:maharaja", limit=7)[1] is True
+    assert run(catalog_maker, "keyword:maharaja", offset=1, limit=7)[1] is False
+
+
 def test_a_word_with_another_field_is_a_word_of_the_names(catalog_maker):
     """Only id:, family: and keyword: are fields; "x:maharaja" is looked for
     in the names as it is (none holds it), not as a keyword."""
