@@ -446,6 +446,11 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "same games on the random altered data",
         ),
         (
+            "ray_ok[ -1, 0] = move_ok[0, 0] = False",
+            "(n - 1, 0) has no second multiple inside, so it is no ray anyway, "
+            "and the step (0, 0) is never looked up",
+        ),
+        (
             "ray_ok[0, -1] = move_ok[0, 0] = False",
             "(0, n - 1) has no second multiple inside, so it is no ray anyway, "
             "and the step (0, 0) is never looked up",
