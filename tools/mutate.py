@@ -805,6 +805,72 @@ def retry_survivors(session: Path) -> int:
         ).rowcount
 
 
+def replay(module: str, session: Path) -> dict[str, object]:
+    """The survivors of a session not listed as equivalent, each applied to
+    the checkout's last commit in a git worktree of its own and run with the
+    module's tests (``--replay``): an older run's survivors judged by newer
+    tests and code. cosmic-ray's own retry (``--retry``) mutates the
+    positions the session recorded, which move when the module changes. The
+    session is left as it is; a diff that no longer applies (its lines
+    changed) is counted apart."""
+    import sqlite3
+    import tempfile
+
+    if not session.exists():
+        return {"session": "none yet", "survivors": []}
+    with sqlite3.connect(session) as db:
+        diffs = [
+            diff or ""
+            for (diff,) in db.execute(
+                "select diff from work_results where test_outcome = 'SURVIVED'"
+            )
+        ]
+    todo = [diff for diff in diffs if not equivalent(module, diff)]
+    counts = {"equivalent": len(diffs) - len(todo), "killed": 0, "survived": 0}
+    counts["not applied"] = 0
+    left: list[str] = []
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "tree"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(tree), "HEAD"], check=True)
+        env = {
+            **os.environ,
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+            "PYTHONPATH": str(tree),  # before the editable install's finder
+        }
+        try:
+            for diff in todo:
+                patch = diff.split("--- mutation diff ---\n", 1)[-1]
+                patch = patch.rstrip("\n") + "\n"
+                applied = subprocess.run(
+                    ["git", "apply", "-C1", "-"],
+                    input=patch,
+                    text=True,
+                    cwd=tree,
+                    capture_output=True,
+                )
+                if applied.returncode:
+                    counts["not applied"] += 1
+                    left.append("not applied:\n" + patch)
+                    continue
+                run = subprocess.run(
+                    shlex.split(test_command(module)),
+                    cwd=tree,
+                    env=env,
+                    capture_output=True,
+                    timeout=900,
+                )
+                subprocess.run(["git", "checkout", "-q", "--", module], cwd=tree)
+                if run.returncode:
+                    counts["killed"] += 1
+                else:
+                    counts["survived"] += 1
+                    left.append(patch)
+        finally:
+            subprocess.run([*git, "remove", "--force", str(tree)], check=False)
+    return {**counts, "survivors": left}
+
+
 def sample(session: Path, keep: int, seed: int = 0) -> int:
     """Keep ``keep`` of the mutants not yet run, chosen at random (the same
     ones for the same session and seed), and delete the others: a score on a
@@ -917,6 +983,11 @@ def main() -> int:
         metavar="N",
         help="run only N of the mutants not yet run, chosen at random",
     )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="run the session's survivors on the last commit (see replay)",
+    )
     args = parser.parse_args()
     modules = [args.module] if args.module else list(MODULES)
     unknown = [m for m in modules if m not in MODULES]
@@ -924,7 +995,11 @@ def main() -> int:
         print(f"not configured: {unknown[0]} (see MODULES in tools/mutate.py)")
         return 2
     for module in modules:
-        found = run(module, args.fresh, args.retry, args.sample)
+        if args.replay:
+            name = module.replace("/", ".")
+            found = replay(module, SESSIONS / f"{name}.sqlite")
+        else:
+            found = run(module, args.fresh, args.retry, args.sample)
         for diff in found.pop("survivors"):  # type: ignore[attr-defined]
             print(diff)
         print(f"{module}: {found}")
