@@ -86,35 +86,33 @@ class Definition:
 
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON object (lists, not tuples)."""
+        return {**self.rules_json(), "alter": self.alteration_json()}
+
+    def rules_json(self) -> dict[str, Any]:
         return {
             "rays": [list(v) for v in self.rays],
             "moves": [list(v) for v in self.moves],
             "special": list(self.special),
-            "alter": {
-                "P": [list(c) for c in self.forced_p],
-                "N": [list(c) for c in self.forced_n],
-            },
         }
 
-    def rules_json(self) -> dict[str, Any]:
-        data = self.to_json()
-        del data["alter"]
-        return data
-
     def alteration_json(self) -> dict[str, Any]:
-        return self.to_json()["alter"]
+        return {
+            "P": [list(c) for c in self.forced_p],
+            "N": [list(c) for c in self.forced_n],
+        }
+
+    # The keys are computed once per definition: the fields are frozen.
 
     @cached_property
     def key(self) -> str:
-        """SHA-256 of the canonical JSON: equal for equal games (computed
-        once per definition: the fields are frozen)."""
+        """SHA-256 of the canonical JSON: equal for equal games."""
         return digest(self.to_json())
 
-    @property
+    @cached_property
     def rules_key(self) -> str:
         return digest(self.rules_json())
 
-    @property
+    @cached_property
     def alteration_key(self) -> str:
         return digest(self.alteration_json())
 

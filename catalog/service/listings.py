@@ -86,14 +86,14 @@ def seed_families(store: Store, names: Sequence[str]) -> dict[str, Any]:
         summary: dict[str, dict[str, int]] = {}
         states: dict[str, str] = {}
         for family in chosen:
-            added = 0
-            for member in fs.members(family.name):
-                wid, state = _seed_member(session, fs, member)
-                states.setdefault(wid, state)  # the first visit says what it did
-                added += state == "added"
+            found = fs.members(family.name)
+            seeded = _seed_members(session, fs, found)
+            for member in found:
+                # The first visit says what it did.
+                states.setdefault(*seeded[member.game.key])
             summary[family.name] = {
-                "members": len(fs.members(family.name)),
-                "added": added,
+                "members": len(found),
+                "added": sum(state == "added" for _, state in seeded.values()),
             }
     seeds = {w for ids in report.values() for w in ids}
     for wid, state in states.items():
@@ -111,44 +111,68 @@ def label_seeds(session: Session, fs: FamilySet) -> None:
             labelled.attach_labels(session, number, fs.label_rows(entry.key))
 
 
-def _seed_member(session: Session, fs: FamilySet, member: Member) -> tuple[str, str]:
-    """Create or refresh the member's entry and give it every label of its
-    game: ``(ID, "added" | "updated" | "unchanged")``. An entry that is a
-    seed's, or a user's under another number, keeps its own fields."""
-    key = member.game.key
-    primary = fs.by_key[key][0]
-    number = fs.numbers[key]
-    entry = repo.find_entry(session, member.game)
-    state = "unchanged"
-    fields: dict[str, Any] = {
+def _seed_members(
+    session: Session, fs: FamilySet, members: Sequence[Member]
+) -> dict[str, tuple[str, str]]:
+    """Create or refresh the members' entries and give each every label of
+    its game: ``{key: (ID, "added" | "updated" | "unchanged")}``, a key
+    once. An entry that is a seed's, or a user's under another number, keeps
+    its own fields. The new entries and labels are written in a few
+    statements (:func:`repo.add_entries`)."""
+    firsts: dict[str, Member] = {}
+    for member in members:
+        firsts.setdefault(member.game.key, member)
+    entries = repo.entries_by_key(session, list(firsts))
+    new = [m for key, m in firsts.items() if key not in entries]
+    taken = repo.taken_numbers(session, [fs.numbers[m.game.key] for m in new])
+    for member in new:
+        number = fs.numbers[member.game.key]
+        if number in taken:
+            raise SeedError(
+                f"{member.label}: its W-number {format_id(number)} holds another "
+                "game (edit the family files only by widening ranges)"
+            )
+    repo.add_entries(
+        session,
+        [
+            repo.NewEntry(
+                m.game, fs.numbers[m.game.key], source="seed", **_fields(fs, m)
+            )
+            for m in new
+        ],
+    )
+    seed_numbers = set(fs.seed_ids.values())
+    out: dict[str, tuple[str, str]] = {}
+    for key in firsts:
+        number = fs.numbers[key]
+        entry = entries.get(key)
+        state = "added" if entry is None else "unchanged"
+        if entry is not None and entry.id == number and number not in seed_numbers:
+            fields = _fields(fs, firsts[key])
+            changed = repo.update_entry(session, entry, firsts[key].game, **fields)
+            state = "updated" if changed else "unchanged"
+        out[key] = (format_id(number if entry is None else entry.id), state)
+    labelled.attach_many(
+        session,
+        {
+            (fs.numbers[key] if entry is None else entry.id): fs.label_rows(key)
+            for key in firsts
+            for entry in [entries.get(key)]
+        },
+    )
+    return out
+
+
+def _fields(fs: FamilySet, member: Member) -> dict[str, Any]:
+    """An entry's fields from the primary member of its game."""
+    primary = fs.by_key[member.game.key][0]
+    return {
+        "name": primary.name,
         "description": primary.description,
         "references": primary.references,
         "keywords": primary.keywords,
         "provenance": primary.provenance,
     }
-    if entry is None:
-        holder = session.get(repo.Entry, number)
-        if holder is not None:
-            raise SeedError(
-                f"{member.label}: its W-number {format_id(number)} holds another "
-                "game (edit the family files only by widening ranges)"
-            )
-        entry, _ = repo.add_entry(
-            session,
-            member.game,
-            number=number,
-            source="seed",
-            name=primary.name,
-            **fields,
-        )
-        state = "added"
-    elif entry.id == number and number not in fs.seed_ids.values():
-        changed = repo.update_entry(
-            session, entry, member.game, name=primary.name, source="seed", **fields
-        )
-        state = "updated" if changed else "unchanged"
-    labelled.attach_labels(session, entry.id, fs.label_rows(key))
-    return format_id(entry.id), state
 
 
 # -- listing by invariant ------------------------------------------------------

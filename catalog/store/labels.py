@@ -7,10 +7,10 @@ fields come from the compute layer: reading an entry needs only its labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, bindparam, func, select
+from sqlalchemy import Row, bindparam, func, insert, select
 
 from catalog.store.db import Reader
 from catalog.store.tables import labels as table
@@ -22,32 +22,52 @@ if TYPE_CHECKING:
 def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
     """Give the entry these labels (``{"label", "family", "rank",
     "parameters", "codes"}``); return how many were new or moved."""
+    return attach_many(session, {entry_id: rows})
+
+
+def attach_many(session: Session, by_entry: Mapping[int, Iterable[dict]]) -> int:
+    """:func:`attach_labels` for many entries, in a few statements; return
+    how many labels were new or moved."""
+    from catalog.store.entries import chunked
     from catalog.store.models import Label  # the ORM: writes alone
 
-    rows = list(rows)
-    query = select(Label).where(Label.label.in_([row["label"] for row in rows]))
-    existing = {found.label: found for found in session.scalars(query)}
+    wanted = {
+        row["label"]: _values(entry_id, row)
+        for entry_id, rows in by_entry.items()
+        for row in rows
+    }
+    session.flush()  # the insert below is Core's: no autoflush
+    existing: dict[str, Label] = {}
+    for chunk in chunked(list(wanted)):
+        query = select(Label).where(Label.label.in_(chunk))
+        existing.update((found.label, found) for found in session.scalars(query))
     changed = 0
-    for row in rows:
-        codes = list(row["codes"]) + [None] * (3 - len(row["codes"]))
-        values = {
-            "entry_id": entry_id,
-            "family": row["family"],
-            "rank": row["rank"],
-            "parameters": row["parameters"],
-            "p1": codes[0],
-            "p2": codes[1],
-            "p3": codes[2],
-        }
-        found = existing.get(row["label"])
+    new = []
+    for label, values in wanted.items():
+        found = existing.get(label)
         if found is None:
-            session.add(Label(label=row["label"], **values))
+            new.append({"label": label, **values})
             changed += 1
         elif any(getattr(found, k) != v for k, v in values.items()):
-            changed += found.entry_id != entry_id
+            changed += found.entry_id != values["entry_id"]
             for key, value in values.items():
                 setattr(found, key, value)
+    if new:
+        session.execute(insert(table), new)
     return changed
+
+
+def _values(entry_id: int, row: dict) -> dict[str, Any]:
+    codes = list(row["codes"]) + [None] * (3 - len(row["codes"]))
+    return {
+        "entry_id": entry_id,
+        "family": row["family"],
+        "rank": row["rank"],
+        "parameters": row["parameters"],
+        "p1": codes[0],
+        "p2": codes[1],
+        "p3": codes[2],
+    }
 
 
 _LABELS_OF = (

@@ -348,3 +348,19 @@ def test_a_column_holds_as_many_positions_as_its_vertical_rays_period():
     assert cost.chunk_seconds(game, 0, 1000) == pytest.approx(
         cost.engine_seconds("general", game, 0, 1000) + c["store"].column * 3 * 1000
     )
+
+
+def test_the_box_limit_is_what_the_definitions_page_says():
+    """The page users read states the box's bytes a P-position and its
+    ceiling: the refusal they meet must follow those numbers."""
+    from pathlib import Path
+
+    text = " ".join(
+        (Path(__file__).parents[2] / "docs" / "definitions.md").read_text().split()
+    )
+    stated = (
+        f"by the density its first {2 * cost.PROBE} columns show, "
+        f"{cost.BOX_BYTES_PER_POSITION} bytes a P-position) exceeds "
+        f"{cost.MAX_BOX_BYTES >> 30} GB is refused"
+    )
+    assert stated in text

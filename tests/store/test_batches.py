@@ -16,7 +16,6 @@ from catalog.store.tables import search_postings
 from tests.cli.test_db_copy import dump
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
-from tests.store.narrowed import small_families
 
 #: Tables whose rows hold times or numbers of their own making.
 UNSTABLE = {"search_segments", "search_postings"}
@@ -61,11 +60,11 @@ def fresh(backend: str, request, tmp_path, name: str) -> str:
     return new_database_url(backend, request, folder, migrated)
 
 
-def seeded(url: str, folder) -> list[str]:
+def seeded(url: str, families) -> list[str]:
     """The seeds and the box family (a, b <= 5: the members come in the
     same order whatever the range), rows only: the first 40 IDs."""
     store = service.Store(Settings.load(url))
-    store.families = small_families(folder, box=5)  # type: ignore[misc]
+    store.families = families(box=5)  # type: ignore[misc]
     try:
         report = service.seed_families(store, ["box"])
         return list(
@@ -77,11 +76,11 @@ def seeded(url: str, folder) -> list[str]:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_batch_holds_what_one_at_a_time_holds(
-    backend, request, tmp_path, monkeypatch
+    backend, request, tmp_path, monkeypatch, family_sets
 ):
     urls = [fresh(backend, request, tmp_path, name) for name in ("one", "batched")]
-    ids = seeded(urls[0], tmp_path / "one")
-    assert seeded(urls[1], tmp_path / "batched") == ids
+    ids = seeded(urls[0], family_sets)
+    assert seeded(urls[1], family_sets) == ids
     store = service.Store(Settings.load(urls[0]))
     try:
         for wid in ids:
@@ -113,11 +112,11 @@ def test_a_batch_holds_what_one_at_a_time_holds(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_interrupted_batch_leaves_nothing_and_runs_again(
-    backend, request, tmp_path, monkeypatch
+    backend, request, tmp_path, monkeypatch, family_sets
 ):
     whole_url, url = (fresh(backend, request, tmp_path, n) for n in ("whole", "again"))
-    ids = seeded(whole_url, tmp_path / "whole")
-    seeded(url, tmp_path / "again")
+    ids = seeded(whole_url, family_sets)
+    seeded(url, family_sets)
     monkeypatch.setattr(entries_service, "BATCH_ENTRIES", 8)
     store = service.Store(Settings.load(whole_url))
     try:
@@ -151,10 +150,10 @@ def test_an_interrupted_batch_leaves_nothing_and_runs_again(
 
 
 def test_seeding_vacuums_the_index_every_so_many_entries_and_at_the_end(
-    request, tmp_path, monkeypatch
+    request, tmp_path, monkeypatch, family_sets
 ):
     url = fresh("postgresql", request, tmp_path, "vacuumed")
-    ids = seeded(url, tmp_path / "vacuumed")[:20]
+    ids = seeded(url, family_sets)[:20]
     calls: list[str] = []
     real = search.vacuum
     monkeypatch.setattr(

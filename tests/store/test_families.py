@@ -4,6 +4,7 @@ filters and tables against values computed directly."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select, update
 
 from catalog import p_positions, service
 from catalog.compute import dictionary
@@ -12,7 +13,10 @@ from catalog.config import Settings
 from catalog.errors import BadInput, NotFound
 from catalog.families import FIRST_FAMILY_ID
 from catalog.families.filters import MAX_CONDITION_LENGTH, MAX_CONDITIONS
+from catalog.service.listings import label_seeds
+from catalog.store import tables
 from catalog.store.ids import UnknownEntry
+from catalog.store.seed import load_seeds
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
 
@@ -147,6 +151,110 @@ def test_user_entries_stay_below_the_family_blocks(make_store):
     assert service.show(store, "adjoined.2.5")["id"] == "W000027"
     service.seed_families(store, ["maharaja"])
     assert service.entry_number(store, "maharaja.2.5") == 27
+
+
+def _seed_one_at_a_time(store, names):
+    """The reference for :func:`service.seed_families`: each member in
+    turn, its entry found, added or refreshed by the store's one-entry
+    functions, then labelled."""
+    from catalog.store import labels as labelled
+    from catalog.store import repository as repo
+
+    fs = store.families
+    with store.sessions.begin() as session:
+        load_seeds(session)
+        label_seeds(session, fs)
+        for name in names:
+            for member in fs.members(name):
+                key = member.game.key
+                primary = fs.by_key[key][0]
+                number = fs.numbers[key]
+                fields = {
+                    "name": primary.name,
+                    "description": primary.description,
+                    "references": primary.references,
+                    "keywords": primary.keywords,
+                    "provenance": primary.provenance,
+                }
+                entry = repo.find_entry(session, member.game)
+                if entry is None:
+                    assert session.get(repo.Entry, number) is None
+                    entry, _ = repo.add_entry(
+                        session, member.game, number=number, source="seed", **fields
+                    )
+                elif entry.id == number and number not in fs.seed_ids.values():
+                    repo.update_entry(
+                        session, entry, member.game, source="seed", **fields
+                    )
+                labelled.attach_labels(session, entry.id, fs.label_rows(key))
+
+
+def _rows(store):
+    """Every row seeding writes, with the games and alterations by key."""
+    t = tables
+    with store.sessions() as session:
+
+        def rows(query):
+            return sorted(tuple(map(repr, row)) for row in session.execute(query))
+
+        entries = (
+            select(t.entries, t.games.c.key, t.alterations.c.key)
+            .join(t.games)
+            .outerjoin(t.alterations)
+        )
+        return {
+            "entries": rows(entries),
+            "games": rows(select(t.games)),
+            "alterations": rows(select(t.alterations)),
+            "keywords": rows(select(t.entry_keywords)),
+            "labels": rows(select(t.labels)),
+        }
+
+
+def _without_times_and_ids(dump):
+    out = {}
+    for table, rows in dump.items():
+        out[table] = sorted(
+            tuple(
+                v
+                for v in row
+                if not v.startswith("datetime.")
+                and not (table in ("games", "alterations") and v.isdigit())
+            )
+            for row in rows
+        )
+    # Entries refer to games and alterations by key (joined above).
+    out["entries"] = sorted(
+        tuple(v for i, v in enumerate(row) if i not in (9, 10))
+        for row in out["entries"]
+    )
+    return out
+
+
+def test_seeding_writes_what_one_member_at_a_time_writes(make_store, second_url):
+    """Batched writes against the one-entry functions, on a catalog that
+    already holds a seed, a family game added by hand under a user number
+    and an edited family entry, for families that share games."""
+    names = ["maharaja", "adjoined", "box", "cell", "nimhoff-misere"]
+    stores = [make_store(**SMALL), make_store(second_url, **SMALL)]
+    for store in stores:
+        service.seed(store)
+        service.add(
+            store, '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 5], [5, 2]]}'
+        )
+        service.seed_families(store, ["box"])
+        number = service.entry_number(store, "box.2.3")
+        with store.sessions.begin() as session:
+            session.execute(
+                update(tables.entries)
+                .where(tables.entries.c.id == number)
+                .values(name="renamed by hand", keywords=["by-hand"])
+            )
+    service.seed_families(stores[0], names)
+    _seed_one_at_a_time(stores[1], names)
+    one, two = (_without_times_and_ids(_rows(s)) for s in stores)
+    assert one["entries"] and one["labels"] and one["alterations"]
+    assert one == two
 
 
 def test_box_offsets_table_is_theorem_2(tabled):
