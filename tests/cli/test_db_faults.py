@@ -10,12 +10,14 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
 
 from catalog.cli.main import cli
 from catalog.store import db
+from tests.cli.conftest import computed_catalog
 from tests.cli.racing import race
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
@@ -240,10 +242,10 @@ def _wythoff(url: str, *args: str, file_limit: int | None = None):
     )
 
 
-def test_a_full_disk_is_one_line_and_loses_nothing_committed(tmp_path):
-    path = tmp_path / "full.sqlite3"
-    url = f"sqlite:///{path}"
-    assert _wythoff(url, "seed").returncode == 0
+def test_a_full_disk_is_one_line_and_loses_nothing_committed(request, tmp_path):
+    # A copy of the catalog of ``wythoff seed --n 200``.
+    url = new_database_url("sqlite", request, tmp_path, computed_catalog)
+    path = Path(make_url(url).database or "")
     # Room for a batch of (k,l)-Maharaja entries (64), not for all 120.
     cut = _wythoff(
         url,

@@ -157,8 +157,8 @@ def _seed_one_at_a_time(store, names):
     """The reference for :func:`service.seed_families`: each member in
     turn, its entry found, added or refreshed by the store's one-entry
     functions, then labelled."""
-    from catalog.store import labels as labelled
     from catalog.store import repository as repo
+    from catalog.store.models import Label
 
     fs = store.families
     with store.sessions.begin() as session:
@@ -186,7 +186,23 @@ def _seed_one_at_a_time(store, names):
                     repo.update_entry(
                         session, entry, member.game, source="seed", **fields
                     )
-                labelled.attach_labels(session, entry.id, fs.label_rows(key))
+                for row in fs.label_rows(key):
+                    codes = [*row["codes"], None, None, None]
+                    values = {
+                        "entry_id": entry.id,
+                        "family": row["family"],
+                        "rank": row["rank"],
+                        "parameters": row["parameters"],
+                        "p1": codes[0],
+                        "p2": codes[1],
+                        "p3": codes[2],
+                    }
+                    label = session.get(Label, row["label"])
+                    if label is None:
+                        session.add(Label(label=row["label"], **values))
+                    else:
+                        for name, value in values.items():
+                            setattr(label, name, value)
 
 
 def _rows(store):
@@ -235,7 +251,7 @@ def test_seeding_writes_what_one_member_at_a_time_writes(make_store, second_url)
     """Batched writes against the one-entry functions, on a catalog that
     already holds a seed, a family game added by hand under a user number
     and an edited family entry, for families that share games."""
-    names = ["maharaja", "adjoined", "box", "cell", "nimhoff-misere"]
+    names = ["maharaja", "adjoined", "box", "cell"]
     stores = [make_store(**SMALL), make_store(second_url, **SMALL)]
     for store in stores:
         service.seed(store)
@@ -249,6 +265,13 @@ def test_seeding_writes_what_one_member_at_a_time_writes(make_store, second_url)
                 update(tables.entries)
                 .where(tables.entries.c.id == number)
                 .values(name="renamed by hand", keywords=["by-hand"])
+            )
+            # Labels that say something else than the family files: moved to
+            # another entry, another rank and codes.
+            session.execute(
+                update(tables.labels)
+                .where(tables.labels.c.label == "box.2.3")
+                .values(entry_id=1, rank=7, p1=None, parameters={})
             )
     service.seed_families(stores[0], names)
     _seed_one_at_a_time(stores[1], names)
