@@ -109,6 +109,7 @@ def random_sequences(rng: random.Random) -> dict[str, np.ndarray]:
 def test_merges_keep_every_posting_and_few_segments(maker):
     rng = random.Random(3)
     indexed: dict[int, dict[str, np.ndarray]] = {}
+    want: set[tuple[int, int, int]] = set()  # expected(indexed), step by step
     for step in range(40):
         entry = rng.randrange(1, 10**6)
         indexed[entry] = random_sequences(rng)
@@ -119,9 +120,11 @@ def test_merges_keep_every_posting_and_few_segments(maker):
                 }
                 search.index_entries(session, more)
                 indexed.update(more)
+                want |= expected(more)
             search.index_sequences(session, entry, indexed[entry])
+            want |= expected({entry: indexed[entry]})
         with maker() as session:
-            assert triples(session) == expected(indexed)
+            assert triples(session) == want
             levels = session.execute(
                 select(search_segments.c.level, func.count()).group_by(
                     search_segments.c.level
@@ -131,6 +134,7 @@ def test_merges_keep_every_posting_and_few_segments(maker):
             segments = select(search_segments.c.id, search_segments.c.entries)
             sizes = {i: n for i, n in session.execute(segments)}
             assert sum(sizes.values()) == len(indexed)
+    assert want == expected(indexed)  # no entry was drawn twice
     # Every window of every indexed sequence finds its entry among the
     # candidates, and every candidate holds all the query's grams.
     with maker() as session:
