@@ -172,6 +172,36 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "every caller passes value, name and max_length by position",
         ),
     ],
+    "catalog/compute/cost.py": [
+        (
+            "lo, hi = 0, n",
+            "the box search's floor: n = 1 always fits (box_bytes(game, 1) is at "
+            "most 64 bytes), so the largest n found from 0 or 1 is the same",
+        ),
+        (
+            "mid = (lo + hi + 2) // 2",
+            "another midpoint in (lo, hi]: every such search ends at the largest "
+            "value that fits",
+        ),
+        (
+            "if need < MAX_BOX_BYTES:",
+            "an estimate equal to its limit to the last bit of a float",
+        ),
+        (
+            "if box_bytes(game, mid) < MAX_BOX_BYTES:",
+            "an estimate equal to its limit to the last bit of a float",
+        ),
+        (
+            "if chunk_seconds(game, x0, x0 + most) < seconds:",
+            "an estimate equal to its limit to the last bit of a float",
+        ),
+        (
+            "if a == 0), 2)",
+            "_period's default: every caller passes a game with a vertical ray "
+            "(the column engines, and the transposed one's inner game)",
+        ),
+        ("@lru_cache(maxsize= 257)", "the probe cache's size: no answer reads it"),
+    ],
     "catalog/compute/closed.py": [
         (
             "if n < 0:",

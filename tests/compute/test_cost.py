@@ -188,6 +188,12 @@ def test_a_box_too_big_names_its_largest_n():
     largest = int(re.search(r"largest n is about (\d+)$", str(refused.value))[1])
     assert cost.box_bytes(grows, largest) <= cost.MAX_BOX_BYTES
     assert cost.box_bytes(grows, largest + 1) > cost.MAX_BOX_BYTES
+    # The same largest n whatever n was asked for (the search's path
+    # differs: from n = 30,000, the documented limit, a midpoint rounded
+    # down would never end).
+    for n in (largest + 1, 6_000, 30_000):
+        with pytest.raises(TooMuchWork, match=f"its largest n is about {largest}$"):
+            cost.check_box_memory(grows, n)
     need = cost.box_bytes(grows, 100_000)
     assert f"need about {need / 2**20:.0f} MB" in str(refused.value)
     positions = 100_000 * cost.density(grows, 100_000)
