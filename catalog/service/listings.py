@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput, Unprocessable
@@ -105,10 +106,14 @@ def seed_families(store: Store, names: Sequence[str]) -> dict[str, Any]:
 
 def label_seeds(session: Session, fs: FamilySet) -> None:
     """Give the entries of the catalog that are family members their labels."""
-    for number in fs.seed_ids.values():
-        entry = session.get(repo.Entry, number)
-        if entry is not None and entry.key in fs.by_key:
-            labelled.attach_labels(session, number, fs.label_rows(entry.key))
+    numbers = list(fs.seed_ids.values())
+    found = session.execute(
+        select(repo.Entry.id, repo.Entry.key).where(repo.Entry.id.in_(numbers))
+    )
+    labelled.attach_many(
+        session,
+        {number: fs.label_rows(key) for number, key in found if key in fs.by_key},
+    )
 
 
 def _seed_members(
