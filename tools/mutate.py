@@ -202,6 +202,24 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         ),
         ("@lru_cache(maxsize= 257)", "the probe cache's size: no answer reads it"),
     ],
+    "catalog/compute/farout.py": [
+        (
+            "range(len(self.bits) + 0)",
+            "the prefix of all of S is the whole block, which always exceeds the "
+            "value located inside it: the bisection never passes it",
+        ),
+        (
+            "while table[-1] < value:",
+            "a value at the last known block's start: that block's word lengths "
+            "grow with its start, and every block past the first holds a zero, so "
+            "it is located the same",
+        ),
+        (
+            "return (left[ -1], y)",
+            "any P-position left of (x, y) on its row is a winning move, and the "
+            "function promises one",
+        ),
+    ],
     "catalog/compute/closed.py": [
         (
             "if n < 0:",

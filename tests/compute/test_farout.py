@@ -88,9 +88,14 @@ def test_outcomes_and_winning_moves_against_the_reference(game):
     for x in range(n):
         for y in range(n):
             assert solved.is_p(x, y) == bool(grid[x, y])
-            if grid[x, y]:
-                continue
             move = solved.winning_move(x, y)
+            if grid[x, y]:
+                # A P-position's options are N, but a forced one's may be P.
+                if (x, y) not in set(game.forced_p):
+                    assert move is None
+                else:
+                    assert move is None or (legal((x, y), move) and grid[move])
+                continue
             if move is None:  # only a forced N-position may have no P option
                 assert (x, y) in forced_n
                 assert not any(grid[o] for o in reference.options(game, x, y))
