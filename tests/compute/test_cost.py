@@ -370,3 +370,13 @@ def test_the_box_limit_is_what_the_definitions_page_says():
         f"{cost.MAX_BOX_BYTES >> 30} GB is refused"
     )
     assert stated in text
+
+
+def test_a_game_without_rules_still_costs_its_columns():
+    """The empty definition is a game (no move: every position is P), in box
+    mode; its columns cost what a game of one rule's do, not nothing."""
+    empty, one = canonicalize({}), canonicalize({"moves": [[1, 1]]})
+    assert cost.rules(empty) == cost.rules(one) == 1
+    assert cost.fill_engine(empty) == "box"
+    assert cost.p_positions_seconds(empty, 200) > 0
+    assert cost.engine_seconds("box", empty, 0, 200) > 0
