@@ -173,11 +173,15 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
         ),
     ],
     "catalog/compute/cost.py": [
-        (
-            "lo, hi = 0, n",
-            "the box search's floor: n = 1 always fits (box_bytes(game, 1) is at "
-            "most 64 bytes), so the largest n found from 0 or 1 is the same",
-        ),
+        *[
+            (
+                f"lo, hi = {start}, n",
+                "the box search's floor: n = 2 always fits (box_bytes(game, 2) is "
+                "at most 64 x 2 x 320 bytes), so the largest n found from 0, 1 or "
+                "2 is the same",
+            )
+            for start in (0, 2)
+        ],
         (
             "mid = (lo + hi + 2) // 2",
             "another midpoint in (lo, hi]: every such search ends at the largest "
@@ -191,16 +195,25 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "if box_bytes(game, mid) < MAX_BOX_BYTES:",
             "an estimate equal to its limit to the last bit of a float",
         ),
-        (
-            "if chunk_seconds(game, x0, x0 + most) < seconds:",
-            "an estimate equal to its limit to the last bit of a float",
-        ),
+        *[
+            (text, "an estimate equal to its limit to the last bit of a float")
+            for text in (
+                "if chunk_seconds(game, x0, x0 + most) < seconds:",
+                "if chunk_seconds(game, x0, x0 + mid) < seconds:",
+            )
+        ],
         (
             "if a == 0), 2)",
             "_period's default: every caller passes a game with a vertical ray "
             "(the column engines, and the transposed one's inner game)",
         ),
-        ("@lru_cache(maxsize= 257)", "the probe cache's size: no answer reads it"),
+        *[
+            (
+                f"@lru_cache(maxsize= {size})",
+                "the probe cache's size: no answer reads it",
+            )
+            for size in (255, 257)
+        ],
     ],
     "catalog/compute/farout.py": [
         (
@@ -214,10 +227,24 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "grow with its start, and every block past the first holds a zero, so "
             "it is located the same",
         ),
+        *[
+            (
+                text,
+                "any P-position below (x, y) in its column, or left of it on its "
+                "row, is a winning move, and the function promises one",
+            )
+            for text in ("return (left[ -1], y)", "return (x, below[ -1])")
+        ],
+        *[
+            (
+                f"while table[{last}] <= value:",
+                "grows one level more than needed: the same block is found",
+            )
+            for last in ("~1", "- 2")
+        ],
         (
-            "return (left[ -1], y)",
-            "any P-position left of (x, y) on its row is a winning move, and the "
-            "function promises one",
+            "if k <= self.low - self.t:",
+            "k = low - t is a diagonal of the head, answered before this test",
         ),
     ],
     "catalog/compute/closed.py": [

@@ -1,11 +1,13 @@
 """The work estimate: its shape, and its constants against real timings."""
 
+import math
 import time
 
 import pytest
 
 from catalog.compute import cost
 from catalog.compute.ptable import p_positions
+from catalog.errors import TooMuchWork
 from catalog.games.definition import canonicalize
 from catalog.store.seed import read_seed, seed_dir
 
@@ -176,8 +178,6 @@ def test_a_box_too_big_names_its_largest_n():
     """A box whose every cell fits is not probed; one that does not fit by
     its density is refused with the largest n that fits, exactly."""
     import re
-
-    from catalog.errors import TooMuchWork
 
     grows = canonicalize({"moves": [[1, 1]]})  # about n / 2 P-positions a column
     fits = int((cost.MAX_BOX_BYTES / cost.BOX_BYTES_PER_POSITION) ** 0.5)
@@ -380,3 +380,11 @@ def test_a_game_without_rules_still_costs_its_columns():
     assert cost.fill_engine(empty) == "box"
     assert cost.p_positions_seconds(empty, 200) > 0
     assert cost.engine_seconds("box", empty, 0, 200) > 0
+    # Its density's estimate passes one a cell (5,120 a column at n = 4,096),
+    # yet a box whose every cell fits is never refused: n = 4,096 is the
+    # largest (64 bytes x 4,096² = 1 GB).
+    side = math.isqrt(cost.MAX_BOX_BYTES // cost.BOX_BYTES_PER_POSITION)
+    assert side == 4096 and cost.density(empty, side) > side
+    cost.check_box_memory(empty, side)
+    with pytest.raises(TooMuchWork):
+        cost.check_box_memory(empty, side + 1)
