@@ -177,7 +177,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             (
                 f"lo, hi = {start}, n",
                 "the box search's floor: n = 2 always fits (box_bytes(game, 2) is "
-                "at most 64 x 2 x 320 bytes), so the largest n found from 0, 1 or "
+                "at most 64 x 2 x 256 bytes), so the largest n found from 0, 1 or "
                 "2 is the same",
             )
             for start in (0, 2)
