@@ -202,11 +202,14 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "if chunk_seconds(game, x0, x0 + mid) < seconds:",
             )
         ],
-        (
-            "if a == 0), 2)",
-            "_period's default: every caller passes a game with a vertical ray "
-            "(the column engines, and the transposed one's inner game)",
-        ),
+        *[
+            (
+                f"if a == 0), {default})",
+                "_period's default: every caller passes a game with a vertical ray "
+                "(the column engines, and the transposed one's inner game)",
+            )
+            for default in (0, 2)
+        ],
         *[
             (
                 f"@lru_cache(maxsize= {size})",
