@@ -30,7 +30,7 @@ from catalog.inputs import (
     MAX_NAME_LENGTH,
     check_text,
 )
-from catalog.service.store import Store, entry_number, stored_game
+from catalog.service.store import Store, entry_number, idempotent, stored_game
 from catalog.store import labels as labelled
 from catalog.store.db import Reader, writing
 from catalog.store.derived import read_bitstrings, read_sequences, xref_ids
@@ -137,10 +137,14 @@ def seed(store: Store, path: Path | None = None) -> dict[str, list[str]]:
     from catalog.service.listings import label_seeds
     from catalog.store.seed import load_seeds
 
-    with store.sessions.begin() as session:
-        report = load_seeds(session, path)
-        label_seeds(session, store.families)
-        return report
+    def work() -> dict[str, list[str]]:
+        with store.sessions.begin() as session:
+            report = load_seeds(session, path)
+            label_seeds(session, store.families)
+            return report
+
+    # Another process seeding at once may commit the same rows first.
+    return idempotent(work)
 
 
 #: Entries :func:`compute_many` writes in one transaction.

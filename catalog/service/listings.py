@@ -31,7 +31,7 @@ from catalog.inputs import (
     BadValue,
     check_text,
 )
-from catalog.service.store import Store, entry_number
+from catalog.service.store import Store, entry_number, idempotent
 from catalog.store import families as by_facts
 from catalog.store import labels as labelled
 from catalog.store import repository as repo
@@ -81,21 +81,27 @@ def seed_families(store: Store, names: Sequence[str]) -> dict[str, Any]:
     """
     fs = store.families
     chosen = select_families(fs, names)
-    with store.sessions.begin() as session:
-        report = load_seeds(session)
-        label_seeds(session, fs)
-        summary: dict[str, dict[str, int]] = {}
-        states: dict[str, str] = {}
-        for family in chosen:
-            found = fs.members(family.name)
-            seeded = _seed_members(session, fs, found)
-            for member in found:
-                # The first visit says what it did.
-                states.setdefault(*seeded[member.game.key])
-            summary[family.name] = {
-                "members": len(found),
-                "added": sum(state == "added" for _, state in seeded.values()),
-            }
+
+    def work() -> tuple[dict[str, Any], dict[str, dict[str, int]], dict[str, str]]:
+        with store.sessions.begin() as session:
+            report = load_seeds(session)
+            label_seeds(session, fs)
+            summary: dict[str, dict[str, int]] = {}
+            states: dict[str, str] = {}
+            for family in chosen:
+                found = fs.members(family.name)
+                seeded = _seed_members(session, fs, found)
+                for member in found:
+                    # The first visit says what it did.
+                    states.setdefault(*seeded[member.game.key])
+                summary[family.name] = {
+                    "members": len(found),
+                    "added": sum(state == "added" for _, state in seeded.values()),
+                }
+        return report, summary, states
+
+    # Another process seeding at once may commit the same rows first.
+    report, summary, states = idempotent(work)
     seeds = {w for ids in report.values() for w in ids}
     for wid, state in states.items():
         if wid not in seeds:

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, Engine, bindparam, select
+from sqlalchemy.exc import IntegrityError
 
 from catalog.compute.modes import max_n
 from catalog.config import Settings
+from catalog.errors import Busy
 from catalog.games.definition import Definition, canonicalize
 from catalog.inputs import check_text, shown
 from catalog.store import labels as labelled
@@ -199,6 +201,29 @@ def batch(store: Store) -> Iterator[Batch]:
         with connection.begin():
             with search.index_later(connection):
                 yield Batch(store, connection)
+
+
+T = TypeVar("T")
+
+#: Attempts of an idempotent transaction that lost a race for a row.
+IDEMPOTENT_ATTEMPTS = 3
+
+
+def idempotent(work: Callable[[], T]) -> T:
+    """Run ``work``, one transaction that writes only what the catalog lacks
+    (seeding), again when another writer committed the same rows under it:
+    the next attempt finds them and leaves them be."""
+    for _ in range(IDEMPOTENT_ATTEMPTS - 1):
+        try:
+            return work()
+        except IntegrityError:
+            continue
+    try:
+        return work()
+    except IntegrityError:
+        raise Busy(
+            "another process keeps writing the same entries; try again"
+        ) from None
 
 
 def compute_limit(game: Definition, settings: Settings) -> int:

@@ -277,3 +277,27 @@ def test_a_full_disk_is_one_line_and_loses_nothing_committed(request, tmp_path):
             "SELECT count(*) FROM extents WHERE x_bound >= 1000"
         ).fetchone()
     assert count > len(filled)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_processes_seeding_a_family_at_once(backend, request, tmp_path):
+    """Two ``wythoff seed --family`` at once. On PostgreSQL both succeed:
+    seeding is idempotent, so the one that finds the other's rows committed
+    under it tries again. SQLite has one writer: the other waits, and may
+    say so in one line. Either way the catalog holds each member once."""
+    url = new_database_url(backend, request, tmp_path, migrated)
+    seed = ["seed", "--json", "--db", url, "--family", "maharaja", "--n", "0"]
+    results = race(seed, seed)
+    busy = "Error: database {}: locked by another writer; try again\n"
+    for code, _, err in results:
+        if backend == "sqlite" and code == 1:
+            assert err == busy.format(url), err
+        else:
+            assert (code, err) == (0, "")
+    reports = [json.loads(out) for code, out, _ in results if code == 0]
+    assert reports and all(r["members"] == reports[0]["members"] for r in reports)
+    listed = ["list", "--json", "--db", url, "--family", "maharaja", "--limit", "1000"]
+    code, out, _ = race(listed)[0]
+    found = [e["id"] for e in json.loads(out)["entries"]]
+    assert code == 0 and sorted(found) == sorted(reports[0]["members"])
+    assert len(found) == len(set(found)) > 100
