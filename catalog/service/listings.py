@@ -154,23 +154,19 @@ def _seed_members(
     )
     seed_numbers = set(fs.seed_ids.values())
     out: dict[str, tuple[str, str]] = {}
-    for key in firsts:
+    labels: dict[int, list[dict]] = {}
+    for key, member in firsts.items():
         number = fs.numbers[key]
         entry = entries.get(key)
         state = "added" if entry is None else "unchanged"
         if entry is not None and entry.id == number and number not in seed_numbers:
-            fields = _fields(fs, firsts[key])
-            changed = repo.update_entry(session, entry, firsts[key].game, **fields)
+            fields = _fields(fs, member)
+            changed = repo.update_entry(session, entry, member.game, **fields)
             state = "updated" if changed else "unchanged"
-        out[key] = (format_id(number if entry is None else entry.id), state)
-    labelled.attach_many(
-        session,
-        {
-            (fs.numbers[key] if entry is None else entry.id): fs.label_rows(key)
-            for key in firsts
-            for entry in [entries.get(key)]
-        },
-    )
+        held = number if entry is None else entry.id
+        out[key] = (format_id(held), state)
+        labels[held] = fs.label_rows(key)
+    labelled.attach_many(session, labels)
     return out
 
 
