@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from catalog.errors import BadInput
 from catalog.families import FamilyFileError, families_dir, load_families
+from catalog.families.registry import read_seed_ids
 from catalog.families.spec import build_family, read_family_file
+from catalog.games.definition import canonicalize
 
 FILES = sorted(families_dir().glob("*.json"))
 
@@ -217,3 +221,17 @@ def test_a_bad_seed_names_its_file(tmp_path, text):
         (seeds / "W000001.json").write_text(text, "utf-8")
     with pytest.raises(FamilyFileError, match=r"^W000001.json: "):
         load_families(families_dir(), seeds)
+
+
+def test_a_seed_s_number_is_every_digit_of_its_id(tmp_path):
+    """``W123456`` is seed number 123456: all six digits, whatever they are
+    (the shipped seeds' IDs begin with zeros, which hide a digit dropped)."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for wid, rays in (("W123456", [[1, 1]]), ("W000007", [[1, 0]])):
+        text = json.dumps({"id": wid, "definition": {"rays": rays}})
+        (seeds / f"{wid}.json").write_text(text, "utf-8")
+    assert read_seed_ids(seeds) == {
+        canonicalize({"rays": [[1, 1]]}).key: 123456,
+        canonicalize({"rays": [[1, 0]]}).key: 7,
+    }
