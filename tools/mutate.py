@@ -92,6 +92,11 @@ STAGES: dict[str, list[list[str]]] = {
         ["-m", "not postgres", "-k", SLOW_SEARCH],
         ["-m", "postgres"],
     ],
+    # Its own tests take a tenth of a second; tests/families twelve.
+    "catalog/families/params.py": [
+        ["-k", "test_params or test_members"],
+        [],
+    ],
 }
 
 
