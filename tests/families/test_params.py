@@ -4,6 +4,8 @@ text. Written to kill the mutants of ``catalog/families/params.py``."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from catalog.families.params import (
@@ -155,3 +157,12 @@ def test_shell_indexes_are_dense_and_independent_of_the_ranges():
             key=lambda t: (max(t), t),
         )
         assert [shell_index(list(t)) for t in tuples] == list(range(4**k))
+
+
+def test_a_parameter_cannot_be_changed_in_place():
+    """Parameters belong to families, loaded once and shared by every
+    request of a process: a range widened by one caller is not another's."""
+    k = Parameter.from_json({**INT, "min": 0, "max": 3})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        k.max = 9  # type: ignore[misc]
+    assert k.max == 3
