@@ -11,6 +11,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from catalog.errors import BadInput
@@ -66,6 +67,19 @@ def load_seeds(session: Session, path: Path | None = None) -> dict[str, list[str
         if other != seed["id"]:
             raise SeedError(f"{seed['id']} and {other} define the same game")
     report: dict[str, list[str]] = {"added": [], "updated": [], "unchanged": []}
+    # The catalog's state for the seeds' numbers and games, read in a few
+    # statements and kept in step with the loop's updates: a seed may take
+    # the game another seed's entry held before the files were edited.
+    numbers = [seed["number"] for seed in seeds]
+    entries = {
+        entry.id: entry
+        for chunk in repo.chunked(numbers)
+        for entry in session.scalars(select(repo.Entry).where(repo.Entry.id.in_(chunk)))
+    }
+    holders = {
+        key: entry.id for key, entry in repo.entries_by_key(session, list(keys)).items()
+    }
+    new: list[repo.NewEntry] = []
     for seed in seeds:
         fields = {
             "name": seed["name"],
@@ -76,21 +90,31 @@ def load_seeds(session: Session, path: Path | None = None) -> dict[str, list[str
         }
         game = seed["game"]
         wid = format_id(seed["number"])
-        entry = session.get(repo.Entry, seed["number"])
+        entry = entries.get(seed["number"])
         if entry is None:
-            holder = repo.find_entry(session, game)
+            holder = holders.get(game.key)
             if holder is not None:
-                raise SeedError(
-                    f"{wid}: its game is already entry {format_id(holder.id)}"
+                raise SeedError(f"{wid}: its game is already entry {format_id(holder)}")
+            new.append(
+                repo.NewEntry(
+                    game,
+                    seed["number"],
+                    **{**fields, "name": fields["name"] or repo.default_name(game)},
+                    source="seed",
                 )
-            repo.add_entry(
-                session, game, number=seed["number"], source="seed", **fields
             )
+            holders[game.key] = seed["number"]
             report["added"].append(wid)
-        elif entry.key != game.key and repo.find_entry(session, game) is not None:
+            continue
+        old = entry.key
+        if old != game.key and holders.get(game.key) is not None:
             raise SeedError(f"{wid}: its new game is already another entry")
-        elif repo.update_entry(session, entry, game, source="seed", **fields):
+        if repo.update_entry(session, entry, game, source="seed", **fields):
             report["updated"].append(wid)
         else:
             report["unchanged"].append(wid)
+        if holders.get(old) == entry.id and old != game.key:
+            del holders[old]
+        holders[game.key] = entry.id
+    repo.add_entries(session, new)
     return report

@@ -13,7 +13,7 @@ from catalog.store import repository as repo
 from catalog.store.fill import fill
 from catalog.store.job_model import Job
 from catalog.store.models import Entry, Extent, PositionChunk
-from catalog.store.seed import load_seeds, seed_dir
+from catalog.store.seed import SeedError, load_seeds, seed_dir
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 
@@ -159,6 +159,50 @@ def test_edited_seed_is_updated_not_duplicated(db_session, tmp_path):
     assert entry.name == "Nim on two piles"
     assert entry.definition["alter"]["P"] == [[5, 5]]
     assert db_session.scalar(select(func.count()).select_from(Entry)) == 3
+
+
+def _three_seeds(folder, definitions=None):
+    """W000001-W000003 copied into ``folder``, with these definitions."""
+    for path in seed_dir().glob("W00000[1-3].json"):
+        data = json.loads(path.read_text())
+        if definitions and path.stem in definitions:
+            data["definition"] = definitions[path.stem]
+        (folder / path.name).write_text(json.dumps(data))
+
+
+def test_a_seed_may_take_the_game_an_earlier_seed_gave_up(db_session, tmp_path):
+    """Seeds are read in order: W000002 moves to a new game, then W000003
+    takes W000002's old one (held by W000002 until the line before)."""
+    _three_seeds(tmp_path)
+    load_seeds(db_session, tmp_path)
+    old_two = db_session.get(Entry, 2).definition
+    new_two = {"rays": [[1, 0], [0, 1]], "moves": [[2, 3]]}
+    _three_seeds(tmp_path, {"W000002": new_two, "W000003": old_two})
+    report = load_seeds(db_session, tmp_path)
+    assert report == {
+        "added": [],
+        "updated": ["W000002", "W000003"],
+        "unchanged": ["W000001"],
+    }
+    assert db_session.get(Entry, 3).key == canonicalize(old_two).key
+    assert db_session.get(Entry, 2).key == canonicalize(new_two).key
+    # The other way round, W000002 would take a game W000003 still holds.
+    _three_seeds(tmp_path, {"W000002": old_two, "W000003": new_two})
+    with pytest.raises(SeedError, match=r"^W000002: its new game is already"):
+        load_seeds(db_session, tmp_path)
+
+
+def test_a_new_seed_whose_game_is_a_user_s_entry_is_refused(db_session, tmp_path):
+    _three_seeds(tmp_path)
+    load_seeds(db_session, tmp_path)
+    held = entry_for(db_session, {"rays": [[1, 0], [0, 1]], "moves": [[4, 1]]})
+    data = json.loads((tmp_path / "W000003.json").read_text())
+    data.update(id="W000007", definition={"rays": [[0, 1], [1, 0]], "moves": [[4, 1]]})
+    (tmp_path / "W000007.json").write_text(json.dumps(data))
+    with pytest.raises(
+        SeedError, match=rf"^W000007: its game is already entry W{held:06d}$"
+    ):
+        load_seeds(db_session, tmp_path)
 
 
 def test_equal_definitions_are_one_entry(seeded_session):
