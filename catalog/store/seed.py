@@ -113,8 +113,8 @@ def load_seeds(session: Session, path: Path | None = None) -> dict[str, list[str
             report["updated"].append(wid)
         else:
             report["unchanged"].append(wid)
-        if holders.get(old) == entry.id and old != game.key:
-            del holders[old]
-        holders[game.key] = entry.id
+        if old != game.key:  # keys are unique: the old one is free now
+            holders.pop(old, None)
+            holders[game.key] = entry.id
     repo.add_entries(session, new)
     return report
