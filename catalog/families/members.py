@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from itertools import product
+from threading import Lock
 from typing import Any
 
 from catalog.families.params import LabelError, shell_index
@@ -138,14 +139,35 @@ def satisfies(family: Family, values: tuple[Any, ...]) -> str | None:
 
 
 def members(family: Family) -> list[Member]:
-    """Every member of the family within its ranges, in slot order."""
-    ranges = [list(p.all_values()) for p in family.parameters]
-    found = [
-        expand(family, values)
-        for values in product(*ranges)
-        if satisfies(family, values) is None
-    ]
-    return sorted(found, key=lambda m: m.index)
+    """Every member of the family within its ranges, in slot order. Families
+    built from the same data share one expansion: a process that loads the
+    families again (a catalog with its own families folder, most of them
+    the shipped ones) expands only what changed. Members are frozen, and
+    the list is a copy."""
+    with _lock:
+        found = _expanded.get(family.source) if family.source else None
+    if found is None:
+        ranges = [list(p.all_values()) for p in family.parameters]
+        found = sorted(
+            (
+                expand(family, values)
+                for values in product(*ranges)
+                if satisfies(family, values) is None
+            ),
+            key=lambda m: m.index,
+        )
+        if family.source:
+            with _lock:
+                while len(_expanded) >= MAX_EXPANDED:
+                    del _expanded[next(iter(_expanded))]
+                _expanded[family.source] = found
+    return list(found)
+
+
+#: Families whose expansion :func:`members` keeps (the shipped ones are 8).
+MAX_EXPANDED = 32
+_expanded: dict[str, list[Member]] = {}
+_lock = Lock()
 
 
 def parse_values(family: Family, parts: list[str]) -> tuple[Any, ...]:

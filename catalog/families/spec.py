@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +75,10 @@ class Family:
     references: list[dict[str, Any]]
     misere_of: str | None = None
     file: str = ""
+    #: The canonical JSON of the file's data (and of the ``misere_of``
+    #: family's): equal for families whose members are the same, so their
+    #: expansion is shared (:func:`catalog.families.members.members`).
+    source: str = field(default="", compare=False, repr=False)
 
     def parameter(self, name: str) -> Parameter:
         for p in self.parameters:
@@ -210,7 +214,19 @@ def build_family(data: dict[str, Any], base: Family | None = None) -> Family:
         references=references,
         misere_of=data.get("misere_of"),
         file=where,
+        source=_source(data, base),
     )
+
+
+def _source(data: dict[str, Any], base: Family | None) -> str:
+    """:attr:`Family.source`; empty (nothing shared) for data that is not
+    JSON, which a file's never is."""
+    if base is not None and not base.source:
+        return ""
+    try:
+        return json.dumps([data, base and base.source], sort_keys=True)
+    except (TypeError, ValueError):
+        return ""
 
 
 def _check_template(value: Any, names: set[str], where: str, fail: Any) -> None:

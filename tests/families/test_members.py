@@ -114,3 +114,34 @@ def test_a_member_cannot_be_changed_in_place():
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.label = "box.99.99"  # type: ignore[misc]
     assert shipped.members("box")[0].label == "box.1.1"
+
+
+def test_families_built_from_the_same_data_share_their_members(folder):
+    """A family set loaded again from the same files expands nothing again;
+    a family whose file changed, and the misère version of it, expand anew."""
+    family_file(folder, name="one-misere", misere_of="one", id_base=184000)
+    first, again = load_families(folder), load_families(folder)
+    for name in ("mix", "one", "one-misere"):
+        assert [id(m) for m in again.members(name)] == [
+            id(m) for m in first.members(name)
+        ]
+    family_file(
+        folder,
+        name="one",
+        id_base=181000,
+        parameters=[{"name": "k", "type": "int", "min": 1, "max": 4}],
+        definition={"rays": POOL, "moves": [["$k", 9], [9, "$k"]]},
+        member={"name": "one {k}"},
+    )
+    changed = load_families(folder)
+    assert [m.label for m in changed.members("one")] == [
+        "one.1",
+        "one.2",
+        "one.3",
+        "one.4",
+    ]
+    assert len(changed.members("one-misere")) == 4
+    assert changed.members("mix")[0] is first.members("mix")[0]
+    # The shared list is the callers' own copy.
+    changed.members("mix").clear()
+    assert len(load_families(folder).members("mix")) == len(first.members("mix"))
