@@ -35,6 +35,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from math import isqrt
+from threading import Lock
 
 import numpy as np
 
@@ -182,7 +183,21 @@ class WordFarOut:
                     dev.append(y - i - zeros_before)
                     zeros_before += 1
         self.dev_min, self.dev_max = min(dev), max(dev)
-        self.descent = worddescent.build(self)
+        self._descent: worddescent.Descent | None = None
+        self._descent_built = False
+        self._descent_lock = Lock()
+
+    @property
+    def descent(self) -> worddescent.Descent | None:
+        """The descent's tables (:mod:`catalog.compute.worddescent`), built
+        by the first query past the written-out words: the invariants that
+        only check the dictionary never need them."""
+        if not self._descent_built:
+            with self._descent_lock:
+                if not self._descent_built:
+                    self._descent = worddescent.build(self)
+                    self._descent_built = True
+        return self._descent
 
     # -- set-up: the process written out ---------------------------------
 
@@ -319,7 +334,8 @@ class WordFarOut:
             i = bisect_right(self.start_list, p) - 1
             k = bisect_right(self.t_list, p) - 1
             return self._listed(i), self._listed(k)
-        found = self.descent.locate(p) if self.descent is not None else None
+        descent = self.descent
+        found = descent.locate(p) if descent is not None else None
         if found is None:
             lower, upper = self.windows(p)
             return _holding(upper, p), self._source_in(lower, p)

@@ -151,3 +151,33 @@ def test_threads_growing_the_tables_at_once(solver):
     finally:
         sys.setswitchinterval(previous)
     assert found == want
+
+
+def test_the_tables_are_built_once_by_the_first_query_past_the_words(monkeypatch):
+    """solve (and the invariants, which only check the dictionary) builds no
+    descent; the first query past the written-out words builds it, once,
+    however many threads ask at once."""
+    built = []
+    real = worddescent.build
+
+    def counted(parse):
+        built.append(parse)
+        return real(parse)
+
+    monkeypatch.setattr(worddescent, "build", counted)
+    g = game(2, 3)
+    solved = solve(g.moves, p_positions(g, 20_000), 20_000, base_bits=4000)
+    assert solved is not None and built == []
+    solver = solved.solver
+    solver.find(solver.read - 1)  # written out: no descent
+    assert built == []
+    points = [10**k + k for k in range(20, 60)]
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(solver.find, points))
+    finally:
+        sys.setswitchinterval(previous)
+    assert built == [solver]
+    assert found == [by_descent(solver, p) for p in points]
