@@ -35,6 +35,9 @@ KERNEL_TESTS = [
 ]
 #: The folder of the child started in the background (the workers inherit it).
 FOLDER = "WYTHOFF_TEST_BOUNDS_DIR"
+#: The folder of the reference grids the child writes and the workers read
+#: (tests/compute/conftest.py); the child and the workers inherit it.
+REFERENCE = "WYTHOFF_TEST_REFERENCE_DIR"
 #: Seconds the pass may take.
 LIMIT = 600
 
@@ -83,6 +86,8 @@ def start(config: pytest.Config) -> None:
     if not selected(config):
         return
     folder = Path(tempfile.mkdtemp(prefix="wythoff-bounds-"))
+    (folder / "reference").mkdir()
+    os.environ[REFERENCE] = str(folder / "reference")
     script = (
         "import subprocess, sys\n"
         "with open(sys.argv[1], 'w') as out:\n"
@@ -107,6 +112,7 @@ def stop() -> None:
     if _child.poll() is None:
         os.killpg(_child.pid, 9)
         _child.wait()
+    os.environ.pop(REFERENCE, None)
     shutil.rmtree(os.environ.pop(FOLDER), ignore_errors=True)
 
 
