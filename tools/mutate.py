@@ -369,6 +369,14 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "the values always hold one per parameter: the family's own product "
             "of ranges, or parse_values, which checks their count first",
         ),
+        *[
+            (
+                f"MAX_EXPANDED = {size}",
+                "how many families' expansions a process keeps: its memory, not "
+                "what members returns (the eviction is tested with a bound of 2)",
+            )
+            for size in (31, 33)
+        ],
     ],
     "catalog/compute/identify.py": [
         (

@@ -6,6 +6,7 @@ with placeholders, a misère version of a game that forces (0, 0) N."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 from pathlib import Path
 
@@ -13,6 +14,9 @@ import pytest
 
 from catalog.families import FamilyFileError, LabelError, load_families
 from catalog.families.members import member, parse_values
+
+#: The module (``catalog.families.members`` is also the function's name).
+members_module = importlib.import_module("catalog.families.members")
 
 POOL = [[1, 0], [0, 1], [1, 1]]
 
@@ -145,3 +149,25 @@ def test_families_built_from_the_same_data_share_their_members(folder):
     # The shared list is the callers' own copy.
     changed.members("mix").clear()
     assert len(load_families(folder).members("mix")) == len(first.members("mix"))
+
+
+def test_a_process_keeps_the_expansions_of_the_last_families_only(folder, monkeypatch):
+    """At most MAX_EXPANDED families' members are kept, the oldest dropped
+    first: a process loading ever new family files does not grow."""
+    monkeypatch.setattr(members_module, "MAX_EXPANDED", 2)
+    monkeypatch.setattr(members_module, "_expanded", {})
+
+    def one(top: int) -> list:
+        family_file(
+            folder,
+            name="one",
+            id_base=181000,
+            parameters=[{"name": "k", "type": "int", "min": 1, "max": top}],
+            definition={"rays": POOL, "moves": [["$k", 9], [9, "$k"]]},
+        )
+        return load_families(folder).members("one")
+
+    first = {top: one(top) for top in (3, 4, 5)}
+    assert len(members_module._expanded) == 2
+    assert one(5)[0] is first[5][0] and one(4)[0] is first[4][0]
+    assert one(3)[0] is not first[3][0]  # dropped, expanded again
