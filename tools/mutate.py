@@ -353,6 +353,12 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             )
         ],
     ],
+    "catalog/families/spec.py": [
+        (
+            'source: str = field(default="", repr=True)',
+            "a Family's repr only (which then shows its whole file)",
+        ),
+    ],
     "catalog/families/registry.py": [
         (
             'text.split(".", 2)[0] in self.by_name',

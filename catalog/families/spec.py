@@ -78,7 +78,7 @@ class Family:
     #: The canonical JSON of the file's data (and of the ``misere_of``
     #: family's): equal for families whose members are the same, so their
     #: expansion is shared (:func:`catalog.families.members.members`).
-    source: str = field(default="", compare=False, repr=False)
+    source: str = field(default="", repr=False)
 
     def parameter(self, name: str) -> Parameter:
         for p in self.parameters:
@@ -219,14 +219,9 @@ def build_family(data: dict[str, Any], base: Family | None = None) -> Family:
 
 
 def _source(data: dict[str, Any], base: Family | None) -> str:
-    """:attr:`Family.source`; empty (nothing shared) for data that is not
-    JSON, which a file's never is."""
-    if base is not None and not base.source:
-        return ""
-    try:
-        return json.dumps([data, base and base.source], sort_keys=True)
-    except (TypeError, ValueError):
-        return ""
+    """:attr:`Family.source`: the file's JSON (``data`` comes from one), and
+    the ``misere_of`` family's."""
+    return json.dumps([data, None if base is None else base.source])
 
 
 def _check_template(value: Any, names: set[str], where: str, fail: Any) -> None:
