@@ -47,7 +47,8 @@ _child: subprocess.Popen | None = None
 def command() -> list[str]:
     return [
         sys.executable, "-m", "pytest", *KERNEL_TESTS, "-q", "-rf", "-n", "0",
-        "-p", "no:cacheprovider", "-o", "addopts=", "-W", "error",
+        "-o", "addopts=", "--disable-plugin-autoload", "-p", "pytest_timeout",
+        "-p", "no:cacheprovider", "-W", "error",
         "--timeout", "300",
     ]  # fmt: skip
 
