@@ -46,7 +46,7 @@ _child: subprocess.Popen | None = None
 
 def command() -> list[str]:
     return [
-        sys.executable, "-m", "pytest", *KERNEL_TESTS, "-q", "-rf", "-n", "0",
+        sys.executable, "-m", "pytest", *KERNEL_TESTS, "-q", "-rf",
         "-o", "addopts=", "--disable-plugin-autoload", "-p", "pytest_timeout",
         "-p", "no:cacheprovider", "-W", "error",
         "--timeout", "300",
