@@ -21,7 +21,9 @@ here is recomputed on the next read.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from catalog.compute import dictionary, offsets
@@ -116,9 +118,25 @@ def _altered(found: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: Maharaja-type games whose items a process keeps (a few KB each).
+MAHARAJA_KEPT = 64
+
+
 def _maharaja(game: Definition, n: int = dictionary.DEFAULT_N) -> dict[str, Any]:
     """Deviations and the dictionary under both of the paper's rules; the
-    top-level ``dictionary`` is the rule the paper reads this game with."""
+    top-level ``dictionary`` is the rule the paper reads this game with.
+
+    They take 30 ms to a few hundred (the table, two readings of the
+    dictionary, the far-out solver's check) and depend on the definition
+    only, so a process keeps the last :data:`MAHARAJA_KEPT` games' and
+    computes them again only for a new game (not for the same game filled
+    in another catalog, or again after an edit of its entry). Each caller
+    gets its own copy."""
+    return copy.deepcopy(_maharaja_items(game, n))
+
+
+@lru_cache(maxsize=MAHARAJA_KEPT)
+def _maharaja_items(game: Definition, n: int) -> dict[str, Any]:
     from catalog.compute.ptable import p_positions  # the sweep, only to compute
 
     positions = p_positions(game, n)

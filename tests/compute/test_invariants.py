@@ -112,3 +112,28 @@ def test_far_out_is_observed_where_the_words_close_a_dictionary(k, m, words):
 def test_no_far_out_where_the_words_close_no_dictionary(k, m):
     found = maharaja_type(k, m)
     assert "dictionary" in found and "far_out" not in found
+
+
+def test_a_maharaja_type_games_items_are_computed_once_a_process(monkeypatch):
+    """The same game again (however its definition is written) reuses the
+    items computed first; each caller gets its own copy."""
+    invariants._maharaja_items.cache_clear()
+    readings = []
+    real = dictionary.read_dictionary
+
+    def counted(*args, **kwargs):
+        readings.append(kwargs.get("rule"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dictionary, "read_dictionary", counted)
+    first = invariants.compute({"rays": RAYS, "moves": [[2, 3], [3, 2]]})
+    again = invariants.compute({"moves": [[3, 2], [2, 3]], "rays": RAYS[::-1]})
+    assert first == again and readings == ["sector", "relaxed"]
+    words = dict(again["dictionary"]["value"])
+    assert words
+    first["dictionary"]["value"].clear()
+    third = invariants.compute({"rays": RAYS, "moves": [[2, 3], [3, 2]]})
+    assert third["dictionary"]["value"] == words
+    assert readings == ["sector", "relaxed"]
+    other = invariants.compute({"rays": RAYS, "moves": [[2, 7], [7, 2]]})
+    assert readings == ["sector", "relaxed"] * 2 and other != first
