@@ -75,9 +75,9 @@ class Family:
     references: list[dict[str, Any]]
     misere_of: str | None = None
     file: str = ""
-    #: The canonical JSON of the file's data (and of the ``misere_of``
-    #: family's): equal for families whose members are the same, so their
-    #: expansion is shared (:func:`catalog.families.members.members`).
+    #: The JSON of the file's data (and of the ``misere_of`` family's):
+    #: families read from the same files have the same, and share one
+    #: expansion (:func:`catalog.families.members.members`).
     source: str = field(default="", repr=False)
 
     def parameter(self, name: str) -> Parameter:
