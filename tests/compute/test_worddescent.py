@@ -134,6 +134,17 @@ def test_past_the_tables_the_windows_answer(solver, monkeypatch):
     assert [solver.column(x) for x in xs] == want
 
 
+def at_once(query, points):
+    """``query`` of every point from four threads that switch often."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            return list(pool.map(query, points))
+    finally:
+        sys.setswitchinterval(previous)
+
+
 def test_threads_growing_the_tables_at_once(solver):
     """Requests share a solver: tables grown by several threads at once
     (switching often) answer as one thread's do (without the lock, two
@@ -143,13 +154,7 @@ def test_threads_growing_the_tables_at_once(solver):
     want = [by_descent(solver, p) for p in points]
     fresh = worddescent.build(solver)
     assert fresh is not None
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)
-    try:
-        with ThreadPoolExecutor(4) as pool:
-            found = list(pool.map(fresh.locate, points))
-    finally:
-        sys.setswitchinterval(previous)
+    found = at_once(fresh.locate, points)
     assert found == want
 
 
@@ -172,12 +177,6 @@ def test_the_tables_are_built_once_by_the_first_query_past_the_words(monkeypatch
     solver.find(solver.read - 1)  # written out: no descent
     assert built == []
     points = [10**k + k for k in range(20, 60)]
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)
-    try:
-        with ThreadPoolExecutor(4) as pool:
-            found = list(pool.map(solver.find, points))
-    finally:
-        sys.setswitchinterval(previous)
+    found = at_once(solver.find, points)
     assert built == [solver]
     assert found == [by_descent(solver, p) for p in points]
