@@ -116,10 +116,14 @@ def label_seeds(session: Session, fs: FamilySet) -> None:
     found = session.execute(
         select(repo.Entry.id, repo.Entry.key).where(repo.Entry.id.in_(numbers))
     )
-    labelled.attach_many(
-        session,
-        {number: fs.label_rows(key) for number, key in found if key in fs.by_key},
-    )
+    rows = fs.seed_labels()
+    labels = {}
+    for number, key in found:
+        if key in rows:
+            labels[number] = rows[key]
+        elif key not in fs.seed_ids and key in fs.by_key:  # not a seed's game
+            labels[number] = fs.label_rows(key)
+    labelled.attach_many(session, labels)
 
 
 def _seed_members(

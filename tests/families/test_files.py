@@ -8,7 +8,7 @@ import pytest
 
 from catalog.errors import BadInput
 from catalog.families import FamilyFileError, families_dir, load_families
-from catalog.families.registry import read_seed_ids
+from catalog.families.registry import SEED_LABELS, _load, read_seed_ids, seeds_dir
 from catalog.families.spec import build_family, read_family_file
 from catalog.games.definition import canonicalize
 
@@ -235,3 +235,35 @@ def test_a_seed_s_number_is_every_digit_of_its_id(tmp_path):
         canonicalize({"rays": [[1, 1]]}).key: 123456,
         canonicalize({"rays": [[1, 0]]}).key: 7,
     }
+
+
+def _as_json(data):
+    return json.loads(json.dumps(data))
+
+
+def test_the_seeds_kept_labels_are_current(families):
+    """seeds/labels.json holds what the shipped families and seeds give
+    (after changing either: ``python tools/seed_labels.py``)."""
+    kept = json.loads((seeds_dir() / SEED_LABELS).read_text("utf-8"))
+    assert kept["fingerprint"] == families.fingerprint, "run tools/seed_labels.py"
+    assert kept["labels"] == _as_json(families.computed_seed_labels())
+    assert "maharaja.1.2" in {
+        row["label"] for rows in kept["labels"].values() for row in rows
+    }
+
+
+def test_the_seeds_labels_are_read_without_expanding_a_family():
+    fresh = _load(families_dir(), seeds_dir())  # not the process's shared set
+    found = fresh.seed_labels()
+    assert "by_key" not in fresh.__dict__ and fresh._expanded == {}
+    assert found == _as_json(load_families().computed_seed_labels())
+
+
+def test_kept_labels_of_other_families_or_seeds_are_not_used(edited):
+    """Families that no longer hold maharaja.1.2 (W000004's game) label it
+    no more, though the kept file does."""
+    folder = edited("maharaja", lambda data: data["parameters"][0].update(min=2))
+    changed = load_families(folder)
+    labels = {row["label"] for rows in changed.seed_labels().values() for row in rows}
+    assert "maharaja.1.2" not in labels and "maharaja-misere.1.2" not in labels
+    assert changed.seed_labels() == changed.computed_seed_labels()
