@@ -267,3 +267,21 @@ def test_kept_labels_of_other_families_or_seeds_are_not_used(edited):
     labels = {row["label"] for rows in changed.seed_labels().values() for row in rows}
     assert "maharaja.1.2" not in labels and "maharaja-misere.1.2" not in labels
     assert changed.seed_labels() == changed.computed_seed_labels()
+
+
+@pytest.mark.parametrize("kept", [None, "not json", "[]", '{"labels": []}'])
+def test_seeds_without_usable_kept_labels_have_them_computed(tmp_path, kept):
+    """No labels file, or one that is not JSON or not of this shape: the
+    labels are computed, as they are for seeds the file was not written for."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for path in seeds_dir().glob("W*.json"):
+        (seeds / path.name).write_bytes(path.read_bytes())
+    if kept is not None:
+        (seeds / SEED_LABELS).write_text(kept, "utf-8")
+    found = load_families(families_dir(), seeds)
+    assert found.fingerprint == load_families().fingerprint
+    assert found.seed_labels() == found.computed_seed_labels()
+    assert "maharaja.1.2" in {
+        row["label"] for rows in found.seed_labels().values() for row in rows
+    }
