@@ -92,6 +92,9 @@ STAGES: dict[str, list[list[str]]] = {
         ["-m", "not postgres", "-k", SLOW_SEARCH],
         ["-m", "postgres"],
     ],
+    # The queue's tests on SQLite first (about 10 s), then on PostgreSQL.
+    "catalog/store/jobs.py": [["-m", "not postgres"], ["-m", "postgres"]],
+    "catalog/service/jobs.py": [["-m", "not postgres"], ["-m", "postgres"]],
     # Its own tests take a tenth of a second; tests/families twelve.
     "catalog/families/params.py": [
         ["-k", "test_params or test_members"],
