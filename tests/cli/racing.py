@@ -27,6 +27,7 @@ import importlib
 import itertools
 import multiprocessing
 import os
+import resource
 import tempfile
 import time
 from dataclasses import dataclass
@@ -96,8 +97,16 @@ class StopAt:
 
 
 def _run(
-    args: list[str], env: dict[str, str], out: Connection, stop: StopAt | None
+    args: list[str],
+    env: dict[str, str],
+    out: Connection,
+    stop: StopAt | None,
+    file_limit: int | None,
 ) -> None:
+    if file_limit is not None:
+        # A write past it fails with EFBIG, as on a full disk (Python ignores
+        # the SIGXFSZ that comes with it); the pipe to the test is no file.
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
     # The fork server's environment is the test's that started it: only
     # ``env`` of the catalog's settings counts.
     settings = {k: None for k in os.environ if k.startswith("WYTHOFF_")}
@@ -112,20 +121,22 @@ def _run(
 
 class Forked:
     """``wythoff ARGS`` (with ``env`` added to the environment) in a process
-    forked by the fork server, stopping itself at ``stop`` if given."""
+    forked by the fork server, stopping itself at ``stop`` if given, its
+    files capped at ``file_limit`` bytes if given (RLIMIT_FSIZE)."""
 
     def __init__(
         self,
         args: list[str],
         env: dict[str, str] | None = None,
         stop: StopAt | None = None,
+        file_limit: int | None = None,
     ) -> None:
         context = multiprocessing.get_context("forkserver")
         # Once, when the server starts: this module, and all it warms.
         context.set_forkserver_preload([__name__, "tests.cli.warmed"])
         self.receiver, sender = context.Pipe(duplex=False)
         self.process = context.Process(
-            target=_run, args=(args, env or {}, sender, stop)
+            target=_run, args=(args, env or {}, sender, stop, file_limit)
         )
         self.process.start()
         sender.close()  # the child holds its own end

@@ -4,11 +4,8 @@ traceback, and no password is ever printed."""
 from __future__ import annotations
 
 import json
-import resource
 import socket
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +15,7 @@ from sqlalchemy.engine import make_url
 from catalog.cli.main import cli
 from catalog.store import db
 from tests.cli.conftest import computed_catalog
-from tests.cli.racing import race
+from tests.cli.racing import Forked, Outcome, race
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
 
@@ -224,22 +221,12 @@ def test_two_processes_adding_the_same_definition_get_the_same_id(race_url, tria
     assert sorted(a["created"] for a in answers) == [False, True]
 
 
-def _wythoff(url: str, *args: str, file_limit: int | None = None):
-    """``python -m catalog.cli`` in a child, its files capped at
-    ``file_limit`` bytes (RLIMIT_FSIZE: a write past it fails with EFBIG, as
-    on a full disk; Python ignores the SIGXFSZ that comes with it)."""
-
-    def cap() -> None:
-        if file_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
-
-    return subprocess.run(
-        [sys.executable, "-m", "catalog.cli", "--db", url, *args],
-        preexec_fn=cap,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def _wythoff(url: str, *args: str, file_limit: int | None = None) -> Outcome:
+    """``wythoff --db URL ARGS`` in a process of its own, its files capped at
+    ``file_limit`` bytes: (exit code, stdout, stderr)."""
+    found = Forked(["--db", url, *args], file_limit=file_limit).outcome()
+    assert found is not None
+    return found
 
 
 def test_a_full_disk_is_one_line_and_loses_nothing_committed(request, tmp_path):
@@ -257,9 +244,10 @@ def test_a_full_disk_is_one_line_and_loses_nothing_committed(request, tmp_path):
         "3000",
         file_limit=path.stat().st_size + 1_200_000,
     )
-    assert cut.returncode == 1, cut.stderr
-    assert cut.stderr.startswith("Error: ") and cut.stderr.count("\n") == 1
-    assert "Traceback" not in cut.stderr
+    code, _, err = cut
+    assert code == 1, err
+    assert err.startswith("Error: ") and err.count("\n") == 1
+    assert "Traceback" not in err
     with sqlite3.connect(path) as check:
         assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         filled = [
@@ -269,9 +257,11 @@ def test_a_full_disk_is_one_line_and_loses_nothing_committed(request, tmp_path):
     # What was committed is whole: the entries with positions verify (the
     # seeds and the last ones written, of the batch before the failure).
     assert len(filled) > 25
-    assert _wythoff(url, "verify", *filled[:3], *filled[-5:]).returncode == 0
-    again = _wythoff(url, "--json", "seed", "--family", "maharaja", "--n", "1000")
-    assert again.returncode == 0, again.stderr
+    assert _wythoff(url, "verify", *filled[:3], *filled[-5:])[0] == 0
+    code, _, err = _wythoff(
+        url, "--json", "seed", "--family", "maharaja", "--n", "1000"
+    )
+    assert code == 0, err
     with sqlite3.connect(path) as check:
         (count,) = check.execute(
             "SELECT count(*) FROM extents WHERE x_bound >= 1000"
