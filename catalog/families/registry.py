@@ -70,6 +70,7 @@ class FamilySet:
         #: The folder of the seeds, which may keep their labels (SEED_LABELS).
         self.seeds = seeds
         self._expanded: dict[str, list[Member]] = {}
+        self._games: dict[str, list[Member]] = {}  # game_members' answers
         self._check_layout()
 
     def _check_layout(self) -> None:
@@ -148,8 +149,37 @@ class FamilySet:
         return out
 
     def number(self, member: Member) -> int:
-        """The W-number of the member's game."""
-        return self.numbers[member.game.key]
+        """The W-number of the member's game (:attr:`numbers`), from the
+        member's family and :attr:`shared` alone."""
+        key = member.game.key
+        if key in self.seed_ids:
+            return self.seed_ids[key]
+        return self.game_members(member)[0].slot
+
+    def game_members(self, member: Member) -> list[Member]:
+        """Every member of the member's game, the primary one first (as in
+        :attr:`by_key`): the member alone unless :attr:`shared` names others."""
+        key = member.game.key
+        found = self._games.get(key)
+        if found is None:
+            labels = self.shared.get(key)
+            found = [member] if labels is None else list(map(self.parse_label, labels))
+            self._games[key] = found
+        return found
+
+    @cached_property
+    def shared(self) -> dict[str, list[str]]:
+        """The labels of each game that more than one member holds (by key),
+        primary first: read from the seeds' :data:`SEED_LABELS` when it was
+        written for these families and seeds (seeding one family then
+        expands that family alone: ``seed --family maharaja`` needs the
+        labels of its members' games in ``adjoined``), else computed."""
+        kept = self._kept.get("shared")
+        return kept if isinstance(kept, dict) else self.computed_shared()
+
+    def computed_shared(self) -> dict[str, list[str]]:
+        """:attr:`shared` from the families' members (all expanded)."""
+        return {key: found for key, found in self.labels.items() if len(found) > 1}
 
     @cached_property
     def by_key(self) -> dict[str, list[Member]]:
@@ -177,8 +207,8 @@ class FamilySet:
         game's key: read from the seeds' :data:`SEED_LABELS` when it was
         written for these families and seeds (seeding a catalog then expands
         no family: 1.3 s of ``wythoff seed``'s 2.8), else computed."""
-        kept = self._kept_seed_labels()
-        return kept if kept is not None else self.computed_seed_labels()
+        kept = self._kept.get("labels")
+        return kept if isinstance(kept, dict) else self.computed_seed_labels()
 
     def computed_seed_labels(self) -> dict[str, list[dict]]:
         """:meth:`seed_labels` from the families' members (all expanded)."""
@@ -186,20 +216,29 @@ class FamilySet:
             key: self.label_rows(key) for key in self.seed_ids if key in self.by_key
         }
 
-    def _kept_seed_labels(self) -> dict[str, list[dict]] | None:
+    @cached_property
+    def _kept(self) -> dict:
+        """The seeds' :data:`SEED_LABELS` if it was written for these
+        families and seeds, else nothing."""
         if self.seeds is None:
-            return None
+            return {}
         try:
             data = json.loads((self.seeds / SEED_LABELS).read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return None
+            return {}
         if not isinstance(data, dict) or data.get("fingerprint") != self.fingerprint:
-            return None
-        labels = data.get("labels")
-        return labels if isinstance(labels, dict) else None
+            return {}
+        return data
 
     def label_rows(self, key: str) -> list[dict]:
         """The label rows the store keeps for the game with this key."""
+        return self._rows(self.by_key.get(key, []))
+
+    def game_label_rows(self, member: Member) -> list[dict]:
+        """:meth:`label_rows` of the member's game (:meth:`game_members`)."""
+        return self._rows(self.game_members(member))
+
+    def _rows(self, found: list[Member]) -> list[dict]:
         return [
             {
                 "label": m.label,
@@ -208,7 +247,7 @@ class FamilySet:
                 "parameters": m.parameters,
                 "codes": m.codes,
             }
-            for m in self.by_key.get(key, [])
+            for m in found
         ]
 
 

@@ -139,9 +139,9 @@ def _seed_members(
         firsts.setdefault(member.game.key, member)
     entries = repo.entries_by_key(session, list(firsts))
     new = [m for key, m in firsts.items() if key not in entries]
-    taken = repo.taken_numbers(session, [fs.numbers[m.game.key] for m in new])
+    taken = repo.taken_numbers(session, [fs.number(m) for m in new])
     for member in new:
-        number = fs.numbers[member.game.key]
+        number = fs.number(member)
         if number in taken:
             raise SeedError(
                 f"{member.label}: its W-number {format_id(number)} holds another "
@@ -150,9 +150,7 @@ def _seed_members(
     repo.add_entries(
         session,
         [
-            repo.NewEntry(
-                m.game, fs.numbers[m.game.key], source="seed", **_fields(fs, m)
-            )
+            repo.NewEntry(m.game, fs.number(m), source="seed", **_fields(fs, m))
             for m in new
         ],
     )
@@ -160,7 +158,7 @@ def _seed_members(
     out: dict[str, tuple[str, str]] = {}
     labels: dict[int, list[dict]] = {}
     for key, member in firsts.items():
-        number = fs.numbers[key]
+        number = fs.number(member)
         entry = entries.get(key)
         state = "added" if entry is None else "unchanged"
         if entry is not None and entry.id == number and number not in seed_numbers:
@@ -169,14 +167,14 @@ def _seed_members(
             state = "updated" if changed else "unchanged"
         held = number if entry is None else entry.id
         out[key] = (format_id(held), state)
-        labels[held] = fs.label_rows(key)
+        labels[held] = fs.game_label_rows(member)
     labelled.attach_many(session, labels)
     return out
 
 
 def _fields(fs: FamilySet, member: Member) -> dict[str, Any]:
     """An entry's fields from the primary member of its game."""
-    primary = fs.by_key[member.game.key][0]
+    primary = fs.game_members(member)[0]
     return {
         "name": primary.name,
         "description": primary.description,

@@ -250,6 +250,27 @@ def test_the_seeds_kept_labels_are_current(families):
     assert "maharaja.1.2" in {
         row["label"] for rows in kept["labels"].values() for row in rows
     }
+    assert kept["shared"] == families.computed_shared()
+    assert ["maharaja.1.2", "adjoined.1.2"] in kept["shared"].values()
+
+
+@pytest.mark.parametrize("name", [f.name for f in load_families().ordered])
+def test_a_family_is_seeded_from_its_own_members_and_the_kept_file(name):
+    """What seeding one family reads of the others (each member's W-number,
+    every member of its game, their label rows) comes from the kept file:
+    only that family is expanded, and the answers are those of all the
+    families' members."""
+    fresh = _load(families_dir(), seeds_dir())  # not the process's shared set
+    answers = [
+        (fresh.number(m), fresh.game_members(m), fresh.game_label_rows(m))
+        for m in fresh.members(name)
+    ]
+    assert list(fresh._expanded) == [name] and "by_key" not in fresh.__dict__
+    full = load_families()
+    assert answers == [
+        (full.numbers[m.game.key], full.by_key[m.game.key], full.label_rows(m.game.key))
+        for m in full.members(name)
+    ]
 
 
 def test_the_seeds_labels_are_read_without_expanding_a_family():
@@ -267,21 +288,45 @@ def test_kept_labels_of_other_families_or_seeds_are_not_used(edited):
     labels = {row["label"] for rows in changed.seed_labels().values() for row in rows}
     assert "maharaja.1.2" not in labels and "maharaja-misere.1.2" not in labels
     assert changed.seed_labels() == changed.computed_seed_labels()
+    shared = {label for found in changed.shared.values() for label in found}
+    assert "maharaja.2.3" in shared and "maharaja.1.2" not in shared
+    adjoined = changed.parse_label("adjoined.1.4")  # maharaja.1.4's game before
+    assert changed.game_members(adjoined) == [adjoined]
+    assert (
+        changed.number(adjoined) == adjoined.slot == changed.numbers[adjoined.game.key]
+    )
+    assert (
+        load_families().number(adjoined)
+        == load_families().parse_label("maharaja.1.4").slot
+    )
 
 
-@pytest.mark.parametrize("kept", [None, "not json", "[]", '{"labels": []}'])
+@pytest.mark.parametrize(
+    "kept",
+    [
+        None,
+        "not json",
+        "[]",
+        '{"labels": []}',
+        '{"fingerprint": "%s", "labels": [], "shared": []}',
+    ],
+)
 def test_seeds_without_usable_kept_labels_have_them_computed(tmp_path, kept):
-    """No labels file, or one that is not JSON or not of this shape: the
-    labels are computed, as they are for seeds the file was not written for."""
+    """No labels file, or one that is not JSON or not of this shape (even
+    with the right fingerprint): the labels are computed, as they are for
+    seeds the file was not written for."""
     seeds = tmp_path / "seeds"
     seeds.mkdir()
     for path in seeds_dir().glob("W*.json"):
         (seeds / path.name).write_bytes(path.read_bytes())
     if kept is not None:
-        (seeds / SEED_LABELS).write_text(kept, "utf-8")
+        text = kept.replace("%s", load_families().fingerprint)
+        (seeds / SEED_LABELS).write_text(text, "utf-8")
     found = load_families(families_dir(), seeds)
     assert found.fingerprint == load_families().fingerprint
     assert found.seed_labels() == found.computed_seed_labels()
+    assert found.shared == found.computed_shared()
+    assert ["maharaja.1.2", "adjoined.1.2"] in found.shared.values()
     assert "maharaja.1.2" in {
         row["label"] for rows in found.seed_labels().values() for row in rows
     }
