@@ -837,7 +837,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "_pick asks for one job: first and last are one",
         ),
         (
-            "for job in []:",
+            "for job in []:\n    session.expunge(job)",
             "the session's close detaches the rows anyway (expire_on_commit off: "
             "their attributes stay loaded)",
         ),
@@ -846,14 +846,25 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
 
 
 def equivalent(module: str, diff: str) -> str | None:
-    """Why a survivor's mutant changes nothing, if EQUIVALENT says so."""
-    added = [
-        line[1:] for line in diff.splitlines() if line[:1] == "+" and line[:3] != "+++"
-    ]
+    """Why a survivor's mutant changes nothing, if EQUIVALENT says so: a
+    line it adds holds the listed text, or, for a text of several lines, the
+    mutated code around a line it adds reads as the text (the same slip may
+    be harmless in one loop and not in the next)."""
+    lines = [line for line in diff.splitlines() if line[:3] not in ("+++", "---")]
+    added = [_spaces(line[1:]) for line in lines if line[:1] == "+"]
+    after = "\n".join(_spaces(line[1:]) for line in lines if line[:1] in " +")
     for text, reason in EQUIVALENT.get(module, []):
-        if any(" ".join(text.split()) in " ".join(a.split()) for a in added):
+        if "\n" in text:
+            wanted = [_spaces(line) for line in text.splitlines()]
+            if "\n".join(wanted) in after and any(a in wanted for a in added):
+                return reason
+        elif any(_spaces(text) in a for a in added):
             return reason
     return None
+
+
+def _spaces(line: str) -> str:
+    return " ".join(line.split())
 
 
 def annotation_spans(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -888,6 +899,43 @@ def skip_annotations(module: str, session: Path) -> int:
                     WorkResult(
                         worker_outcome=WorkerOutcome.SKIPPED,
                         output="equivalent: an annotation, never evaluated",
+                    ),
+                )
+                skipped += 1
+    return skipped
+
+
+def skip_listed(module: str, session: Path) -> int:
+    """Mark the mutants that EQUIVALENT lists as skipped before they run.
+
+    Each mutant's diff is made as cosmic-ray makes it; one whose added lines
+    EQUIVALENT names would be judged equivalent if it survived, and survive
+    it does when the listing is right: run, it is the slowest kind (every
+    stage of the module's tests passes). Its verdict is the same either way,
+    equivalent; the reason and the diff are kept in the session."""
+    from cosmic_ray.mutating import _make_diff, mutate_code
+    from cosmic_ray.plugins import get_operator
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    source = (ROOT / module).read_text(encoding="utf-8")
+    skipped = 0
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            spec = item.mutations[0]
+            operator = get_operator(spec.operator_name)(**(spec.operator_args or {}))
+            mutated = mutate_code(source, operator, spec.occurrence)
+            if mutated is None:
+                continue
+            diff = "\n".join(_make_diff(source, mutated, module))
+            reason = equivalent(module, diff)
+            if reason is not None:
+                db.set_result(
+                    item.job_id,
+                    WorkResult(
+                        worker_outcome=WorkerOutcome.SKIPPED,
+                        output=f"equivalent (listed, not run): {reason}",
+                        diff=diff,
                     ),
                 )
                 skipped += 1
@@ -994,7 +1042,11 @@ def sample(session: Path, keep: int, seed: int = 0) -> int:
 
 
 def run(
-    module: str, fresh: bool, retry: bool = False, keep: int | None = None
+    module: str,
+    fresh: bool,
+    retry: bool = False,
+    keep: int | None = None,
+    seed: int = 0,
 ) -> dict[str, object]:
     SESSIONS.mkdir(exist_ok=True)
     name = module.replace("/", ".")
@@ -1030,7 +1082,8 @@ def run(
     elif retry:
         retry_survivors(session)
     if keep is not None:
-        sample(session, keep)
+        sample(session, keep, seed)
+    skip_listed(module, session)
     subprocess.run(
         [COSMIC_RAY, "exec", str(config), str(session)], check=True, cwd=ROOT, env=env
     )
@@ -1084,6 +1137,12 @@ def main() -> int:
         help="run only N of the mutants not yet run, chosen at random",
     )
     parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the random choice of --sample (another seed, another sample)",
+    )
+    parser.add_argument(
         "--replay",
         action="store_true",
         help="run the session's survivors on the last commit (see replay)",
@@ -1099,7 +1158,7 @@ def main() -> int:
             name = module.replace("/", ".")
             found = replay(module, SESSIONS / f"{name}.sqlite")
         else:
-            found = run(module, args.fresh, args.retry, args.sample)
+            found = run(module, args.fresh, args.retry, args.sample, args.seed)
         for diff in found.pop("survivors"):  # type: ignore[attr-defined]
             print(diff)
         print(f"{module}: {found}")
