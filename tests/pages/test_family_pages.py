@@ -3,7 +3,10 @@ documents of ``/api/v1/families`` and its tables, on both databases."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+from urllib.parse import quote
 
 import pytest
 
@@ -104,6 +107,47 @@ def test_member_names_are_escaped_on_the_family_page(fresh_app, tmp_path):
     text = response.get_data(as_text=True)
     assert "<script" not in text
     assert "&lt;script&gt;alert(" in text
+
+
+def test_what_the_user_fixed_is_escaped_on_the_family_page(client, seeded):
+    """``fix`` values are echoed in the form's hidden fields, in "Fixed:"
+    and in why there is no table: as text, never as markup or an attribute's
+    end."""
+    from tests.pages.test_pages import HOSTILE
+
+    response, _ = page(client, f"/families/box?fix=a%3D{quote(HOSTILE)}")
+    text = response.get_data(as_text=True)
+    assert "<script" not in text
+    shown = "a=&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"
+    assert f'name="fix" value="{shown}' in text
+    assert f"Fixed: {shown}" in text
+    assert "No table: --fix a: &#39;&lt;script&gt;alert(&#34;x&#34;)" in text
+
+
+def test_a_family_files_texts_are_escaped(fresh_app, tmp_path):
+    """A family file's title, paper and constraints are text: markup in a
+    catalog's own family files (or a comparison in a constraint) is shown
+    as written on the families page and the family's page."""
+    from catalog.families import families_dir, load_families
+    from tests.pages.test_pages import HOSTILE
+
+    folder = tmp_path / "families"
+    shutil.copytree(families_dir(), folder)
+    path = folder / "box.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["parameters"][0]["max"] = data["parameters"][1]["max"] = 2
+    data.update(title=HOSTILE, paper=HOSTILE + " paper", constraints=["a <= b"])
+    path.write_text(json.dumps(data), "utf-8")
+    store = fresh_app.extensions["catalog"]
+    store.families = load_families(folder)
+    client = fresh_app.test_client()
+    for url in ("/families", "/families/box"):
+        text = page(client, url)[0].get_data(as_text=True)
+        assert "<script" not in text, url
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in text, url
+        assert "a &lt;= b" in text, url
+    text = page(client, "/families/box")[0].get_data(as_text=True)
+    assert "<title>&lt;script&gt;" in text and "Paper: &lt;script&gt;" in text
 
 
 @pytest.mark.parametrize(

@@ -181,7 +181,9 @@ def hostile(request, tmp_path_factory):
         "definition": {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 5], [5, 2]]},
         "description": HOSTILE + " description",
         "references": [{"citation": HOSTILE, "locator": HOSTILE, "doi": None,
-                        "url": 'https://example.org/"><script>x</script>'}],
+                        "url": 'https://example.org/"><script>x</script>'},
+                       {"citation": HOSTILE + " linked", "locator": None,
+                        "doi": None, "url": "https://example.org/paper"}],
         "keywords": ["<b>bold</b>", "quote\"d"],
         "provenance": HOSTILE,
     }  # fmt: skip
@@ -201,6 +203,29 @@ def test_names_and_descriptions_are_escaped(hostile, url):
     text = response.get_data(as_text=True)
     assert "<script" not in text and "<b>" not in text
     assert "&lt;script&gt;alert(" in text
+    if url == "/W000100":  # a reference's citation inside its link too
+        assert '<a href="https://example.org/paper">&lt;script&gt;' in text
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/W<script>alert(1)</script>",
+        "/search?q=id:<script>alert(1)</script>",
+        "/families/<script>alert(1)</script>",
+        "/families/box?invariant=<script>alert(1)</script>",
+        "/identify?data=<script>alert(1)</script>",
+    ],
+)
+def test_an_error_page_escapes_what_the_user_asked_for(client, url):
+    """A refusal names what was asked (an ID, a family, an invariant): as
+    text on the error page, whatever its status."""
+    response = client.get(url)
+    text = response.get_data(as_text=True)
+    assert response.status_code in (400, 404, 422), text[:300]
+    assert response.mimetype == "text/html"
+    assert "<script" not in text
+    assert "&lt;script&gt;alert" in text
 
 
 def test_templates_and_static_files_ship_with_the_package():
