@@ -207,6 +207,27 @@ def test_names_and_descriptions_are_escaped(hostile, url):
         assert '<a href="https://example.org/paper">&lt;script&gt;' in text
 
 
+def test_the_identify_pages_form_and_entry_names_are_escaped(hostile):
+    """What the user typed for n and the limit is echoed in the form; a
+    stored entry that has the data's P-positions is listed by its name."""
+    from catalog import service
+
+    bad = '"><script>alert(1)</script>'
+    response, _ = page(hostile, f"/identify?n={bad}&limit={bad}")
+    text = response.get_data(as_text=True)
+    assert "<script" not in text
+    assert text.count('value="&#34;&gt;&lt;script&gt;alert(1)') == 2
+    store = hostile.application.extensions["catalog"]
+    service.compute(store, "W000100", 20)
+    game = service.show(store, "W000100")["definition"]
+    rows = p_positions(game, 20).tolist()
+    data = " ".join(f"{x},{y}" for x, y in rows if x < 20 and y < 20)
+    response, _ = page(hostile, f"/identify?data={data}&n=20")
+    text = response.get_data(as_text=True)
+    assert '<a href="/W000100">W000100</a>' in text
+    assert "<script" not in text and "&lt;script&gt;alert(" in text
+
+
 @pytest.mark.parametrize(
     "url",
     [
