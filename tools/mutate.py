@@ -702,6 +702,57 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "h ^= h >> np.uint64( 28)",
                 "h ^= h >> np.uint64( 30)",
                 "(h >> np.uint64( 33))",
+                "h *= np.uint64( 1099511628210)",
+                "windows @ ( 2 << np.arange(length",
+                "windows @ ( 0 << np.arange(length",
+            )
+        ],
+        ("if 1 * good < len(checked):", "candidates checked at a time: the speed"),
+        ("good += 0", "candidates checked at a time: the speed"),
+        (
+            "_HEAD_BYTES = 9 * INDEXED_TERMS",
+            "more bytes read first: the same terms decoded",
+        ),
+        (
+            "if len(terms) <= needed:",
+            "a sequence read whole when its head already held its terms: the "
+            "same terms, one more read",
+        ),
+        (
+            "or want.max() <= 2",
+            "a query of 0s, 1s and 2s scans the bit sequences too, whose grams "
+            "of a term 2 are none: no candidate",
+        ),
+        (
+            "wanted = offset + limit + 2",
+            "one match more than the page and `more` need: they are the same",
+        ),
+        (
+            "np.diff(entries, prepend= 1)",
+            "the first row always starts a gram (new[0]), whose delta is its "
+            "entry, not the difference",
+        ),
+        (
+            "assume_unique=False",
+            "a posting list holds each entry once: the same intersection, "
+            "computed without the shortcut",
+        ),
+        (
+            "_MERGE_LOCK = 1465470276",
+            "the mergers' advisory lock is any key no other lock uses (the "
+            "vacuum's is 0x57595641)",
+        ),
+        *[
+            (
+                empty,
+                "a bit sequence is always 0/1 (the bitstring), and a query "
+                "with a term past 1 does not scan the bit sequences: the "
+                "branch is never taken",
+            )
+            for empty in (
+                "return np.empty( 1, dtype=np.int64)",
+                "return np.empty( -1, dtype=np.int64)",
+                "if terms.min() < -1 or terms.max() > 1:",
             )
         ],
     ],

@@ -119,6 +119,17 @@ def test_a_word_with_another_field_is_a_word_of_the_names(catalog_maker):
     assert len(run(catalog_maker, "keyword:maharaja")[0]) == 8
 
 
+@pytest.mark.parametrize(
+    ("word", "plain"),
+    [("wyth_ff", "wythoff"), ("maha%aja", "maharaja"), ("mah%", "mah")],
+)
+def test_a_word_is_matched_as_written_not_as_a_like_pattern(catalog_maker, word, plain):
+    """``_`` and ``%`` in a word are characters to find, not LIKE's wildcards
+    ("wyth_ff" is not "wythoff"; no name holds a "%")."""
+    assert run(catalog_maker, word)[0] == []
+    assert run(catalog_maker, plain)[0] != []
+
+
 def test_a_family_members_label_finds_that_entry_alone(catalog_maker):
     with catalog_maker() as session:
         for number, label in ((4, "maharaja.1.2"), (5, "maharaja.2.1")):

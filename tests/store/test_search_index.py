@@ -187,6 +187,22 @@ def test_a_batch_indexes_its_entries_at_its_end_as_one_segment(maker):
         assert segment_count(session) == 1
 
 
+def test_an_entry_forgotten_in_a_batch_is_not_indexed(maker):
+    """A batch's entry whose writes were rolled back (forget_later) leaves
+    no posting at the batch's end; outside a batch forgetting is nothing."""
+    rng = random.Random(7)
+    batch = {entry: random_sequences(rng) for entry in (3, 8, 21)}
+    with maker.begin() as session:
+        search.forget_later(session.connection(), 8)  # no batch: nothing
+        with search.index_later(session.connection()):
+            for entry, named in batch.items():
+                search.index_sequences(session, entry, named)
+            search.forget_later(session.connection(), 8)
+            search.forget_later(session.connection(), 99)  # never indexed
+        del batch[8]
+        assert triples(session) == expected(batch)
+
+
 def test_a_rebuild_writes_a_segment_every_so_many_entries(maker, monkeypatch):
     monkeypatch.setattr(search, "REBUILD_BATCH", 2)
     rng = random.Random(6)
