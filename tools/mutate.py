@@ -779,6 +779,15 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "a claim takes at most the batch's room, so the group never passes "
             "BATCH_JOBS inside the loop: only the seconds can fill it there",
         ),
+        (
+            "while len(group) <= BATCH_JOBS and seconds < BATCH_SECONDS",
+            "a full group's next claim asks for none (BATCH_JOBS - len(group) "
+            "is 0), gets none and ends the loop",
+        ),
+        (
+            "counts[run(store, group[ -1], stopping, lease, backoff)]",
+            "this branch has a group of one job (more go to run_batch)",
+        ),
         *[
             (
                 f"CONNECT_SECONDS = {value}",

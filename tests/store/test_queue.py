@@ -779,7 +779,7 @@ def test_connect_gives_up_before_a_pause_would_pass_its_patience(monkeypatch):
 
 @pytest.mark.parametrize(
     ("seconds", "retry_after"),
-    [(0.01, 1), (1.0, 1), (1.2, 2), (42.5, 43), (600.0, 600), (5000.0, 600)],
+    [(0.0, 1), (0.01, 1), (1.0, 1), (1.2, 2), (42.5, 43), (600.0, 600), (5000.0, 600)],
 )
 def test_a_request_over_budget_is_queued_with_its_retry_after(
     store, seconds, retry_after
