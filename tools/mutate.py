@@ -614,6 +614,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "checked until the list has its matches",
             )
             for take in (
+                "take = wanted - len(have) + 5",
+                "take = wanted - len(have) + 3",
                 "take = min(2 + take, 1000)",
                 "take = min( 3 * take, 1000)",
                 "take = min(2 * take, 999)",
@@ -695,6 +697,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "`wythoff db reindex`, as any change of format",
             )
             for code in (
+                "14695981039346656036",
                 "BIT_FACTORS = 7",
                 "BIT_FACTORS = 5",
                 "GRAM = 2",
@@ -755,6 +758,45 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "if terms.min() < -1 or terms.max() > 1:",
             )
         ],
+        (
+            "if len(found) > wanted:",
+            "a group asked for no match once the page is full: it reads its "
+            "candidates and returns none (matches(at_start, 0) is [])",
+        ),
+        (
+            'bindparam("entries", expanding=False)',
+            "SQLAlchemy makes a bind parameter given to in_() expanding either way",
+        ),
+        *[
+            (
+                start,
+                "the postings of more start grams read, the last one's kept: more "
+                "reading, the same candidates",
+            )
+            for start in ("grams_[- 2:]", "grams_[- 0:]")
+        ],
+        (
+            "func.substr(SequenceRow.data, 0, ",
+            "one byte fewer read first (SQL's substr from 0): a sequence that "
+            "needs more is read whole",
+        ),
+        *[
+            (
+                spread,
+                "which of the query's grams, or how many, are read: every match "
+                "holds all of them, and every candidate is checked term by term",
+            )
+            for spread in ("READ_GRAMS = 7", "(count - 1) / (READ_GRAMS + 1)")
+        ],
+        (
+            "_merge(session, due[ -1])",
+            "which due level is merged first: the loop merges until no level is "
+            "due, and each merge keeps every posting (the levels' bound is tested)",
+        ),
+        (
+            "_VACUUM_LOCK = 1465472576",
+            "the vacuum's advisory lock is any key no other lock uses",
+        ),
     ],
     "catalog/store/prints.py": [
         (

@@ -331,6 +331,24 @@ def test_a_match_at_the_start_outranks_a_more_specific_sequence(catalog_maker):
         assert len(splitting) >= 3, "no query splits the ranking's keys"
 
 
+def test_a_sequence_as_short_as_a_query_is_found(catalog_maker):
+    """A stored sequence of MIN_QUERY_TERMS terms is matched, at its start,
+    by a query of all of them (its start grams are indexed)."""
+    short = {"y": [70001, 70002, 70003], "a": [7, 8, 9], "bits": [1, 1, 0]}
+    assert all(len(t) == search.MIN_QUERY_TERMS for t in short.values())
+    with catalog_maker() as session:
+        replace_sequences(
+            session, 1, {k: (0, np.array(v), "short") for k, v in short.items()}
+        )
+        search.index_sequences(session, 1, {k: np.array(v) for k, v in short.items()})
+        texts = indexed_texts(stored_sequences(session))
+        for kind, want in short.items():
+            got, _ = search.search(session, search.parse(str(want)[1:-1]), 0, 1000)
+            assert got == reference(texts, want), want
+            start = {"id": "W000001", "name": "Wythoff's Nim", "index": 0}
+            assert {**start, "sequence": kind} in got, want
+
+
 def test_an_entry_indexed_again_matches_only_its_new_terms(catalog_maker):
     """An entry whose sequences change keeps its older postings until a
     merge or a rebuild: they may name it as a candidate, never as a match.

@@ -59,6 +59,18 @@ def test_a_segments_rows_hold_each_triple_once(scale):
     assert len(rows) == len({(k, g) for k, g, _ in found})
 
 
+def test_an_entry_is_indexed_by_its_searched_sequences_that_have_grams():
+    """A sequence of a name the index does not search adds nothing, and one
+    too short for a gram adds no kind of its own (not an empty one)."""
+    found = search.entry_grams(
+        {"y": np.array([1, 2]), "x": np.arange(10), "a": np.arange(5)}
+    )
+    a = search.KINDS["a"]
+    assert set(found) == {a, search.START + a}
+    assert len(found[a]) == 3  # the grams of 0 1 2, 1 2 3, 2 3 4
+    assert len(found[search.START + a]) == 1
+
+
 @pytest.mark.parametrize(
     ("entries", "level"), [(0, 0), (1, 0), (7, 0), (8, 1), (63, 1), (64, 2), (1024, 3)]
 )
