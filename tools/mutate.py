@@ -616,6 +616,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             for take in (
                 "take = wanted - len(have) + 5",
                 "take = wanted - len(have) + 3",
+                "if 2 + good < len(checked):",
+                "if not 2 * good < len(checked):",
                 "take = min(2 + take, 1000)",
                 "take = min( 3 * take, 1000)",
                 "take = min(2 * take, 999)",
@@ -636,6 +638,12 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "its first run is its last",
         ),
         (
+            "| ( 0 << length)",
+            "the gram of a bit run (the stored format): without its length "
+            "bit, runs of other lengths share grams, which only adds "
+            "candidates; the term check drops them",
+        ),
+        (
             "& (1 << length)",
             "the gram of a bit run (the stored format): grams all 0 make every "
             "bit sequence a candidate, and the term check drops the others",
@@ -651,7 +659,12 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "start grams' kinds): queries read what the index wrote, and "
                 "every candidate is checked term by term",
             )
-            for code in ("LONGEST_FACTOR = 14", "START = 11", "START = 9")
+            for code in (
+                "LONGEST_FACTOR = 14",
+                "LONGEST_FACTOR = 16",
+                "START = 11",
+                "START = 9",
+            )
         ],
         *[
             (
@@ -763,9 +776,43 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "a group asked for no match once the page is full: it reads its "
             "candidates and returns none (matches(at_start, 0) is [])",
         ),
+        *[
+            (
+                f'bindparam("{name}", expanding=False)',
+                "SQLAlchemy makes a bind parameter given to in_() expanding either way",
+            )
+            for name in ("entries", "segments", "grams")
+        ],
         (
-            'bindparam("entries", expanding=False)',
-            "SQLAlchemy makes a bind parameter given to in_() expanding either way",
+            "ends[lasts].tolist(),\n    strict=False,",
+            "a segment's rows zip lists of one item per gram each: strict only "
+            "checks that",
+        ),
+        (
+            "if places < 0:",
+            "no place to compare (terms one shorter than the query): the "
+            "comparisons are empty and the answer is None as well",
+        ),
+        *[
+            (
+                lock,
+                "an advisory lock's key is any key no other lock uses",
+            )
+            for lock in ("_MERGE_LOCK = 1465470278", "_VACUUM_LOCK = 1465472578")
+        ],
+        *[
+            (
+                tuning,
+                "a tuning value (segments merged at once, entries a rebuild "
+                "writes together): the answers are the same, and the tests "
+                "read the value or patch it",
+            )
+            for tuning in ("FANOUT = 9", "REBUILD_BATCH = 1023", "REBUILD_BATCH = 1025")
+        ],
+        (
+            "if len(found) >= wanted:\n    continue",
+            "once the page is full, the loop goes on over the other sequences "
+            "and the same check skips each: none is asked for matches",
         ),
         *[
             (
@@ -773,7 +820,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "the postings of more start grams read, the last one's kept: more "
                 "reading, the same candidates",
             )
-            for start in ("grams_[- 2:]", "grams_[- 0:]")
+            for start in ("grams_[- 2:]", "grams_[- 0:]", "grams_[~1:]")
         ],
         (
             "func.substr(SequenceRow.data, 0, ",

@@ -155,6 +155,7 @@ def test_a_family_members_label_finds_that_entry_alone(catalog_maker):
         ("", "empty query"),
         ("1,-3,4", "non-negative"),
         ("1.5,2,3", "not a list of integers"),
+        ("1, 2, x", "not a list of integers"),
         ("1,2", "at least 3 terms"),
         (",".join(["1"] * 65), "at most 64 terms"),
         ("1,2," + "9" * 19, "at most 4611686018427387903"),
