@@ -618,6 +618,10 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "take = wanted - len(have) + 3",
                 "if 2 + good < len(checked):",
                 "if not 2 * good < len(checked):",
+                "if 3 * good < len(checked):",
+                "good = -1",
+                "good = 1",
+                "take = wanted + len(have) + 4",
                 "take = min(2 + take, 1000)",
                 "take = min( 3 * take, 1000)",
                 "take = min(2 * take, 999)",
@@ -631,11 +635,26 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "a group asked for more matches than the page needs: the extra ones "
             "come after the page, in the same order",
         ),
-        ("limit: int = 51", "every caller passes limit (service.search)"),
+        *[
+            (limit, "every caller passes limit (service.search)")
+            for limit in ("limit: int = 51", "limit: int = 49")
+        ],
         (
             "length)[ -1]",
             "start grams: terms[:length] has one window of length `length`, so "
             "its first run is its last",
+        ),
+        (
+            "| (1 >> length)",
+            "the gram of a bit run (the stored format): without its length "
+            "bit, runs of other lengths share grams, which only adds "
+            "candidates; the term check drops them",
+        ),
+        (
+            "| ( 2 << length)",
+            "the gram of a bit run (the stored format): its length bit one "
+            "place up, runs of two lengths may share grams, which only adds "
+            "candidates; the term check drops them",
         ),
         (
             "| ( 0 << length)",
@@ -698,6 +717,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "terms.max() > 2",
                 "bits.max() > 2",
                 "bits.min() < 0 and bits.max() > 1",
+                "bits.min() < -1 or bits.max() > 1",
                 "terms.min() < 0 and terms.max() > 1",
             )
         ],
@@ -719,6 +739,8 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "h ^= h >> np.uint64( 30)",
                 "(h >> np.uint64( 33))",
                 "h *= np.uint64( 1099511628210)",
+                "h *= np.uint64( 1099511628212)",
+                "windows @ (1 >> np.arange(length",
                 "windows @ ( 2 << np.arange(length",
                 "windows @ ( 0 << np.arange(length",
             )
@@ -743,11 +765,14 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "wanted = offset + limit + 2",
             "one match more than the page and `more` need: they are the same",
         ),
-        (
-            "np.diff(entries, prepend= 1)",
-            "the first row always starts a gram (new[0]), whose delta is its "
-            "entry, not the difference",
-        ),
+        *[
+            (
+                prepend,
+                "the first row always starts a gram (new[0]), whose delta is "
+                "its entry, not the difference",
+            )
+            for prepend in ("np.diff(entries, prepend= 1)", "prepend= -1)")
+        ],
         (
             "assume_unique=False",
             "a posting list holds each entry once: the same intersection, "
@@ -784,15 +809,43 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             for name in ("entries", "segments", "grams")
         ],
         (
+            "for j in range( 0, len(want)):",
+            "the query's first term compared again: the same places fit",
+        ),
+        (
+            "np.searchsorted(grams_, [gram, gram + 2])",
+            "a gram's list read with the next gram's entries too: more "
+            "candidates, each checked term by term",
+        ),
+        (
+            "query.offset(offset).limit(limit + 2)",
+            "one row more read than the page and `more` need: the page is cut "
+            "to `limit` rows",
+        ),
+        (
+            "np.empty( 1, dtype=np.int64)).tolist()",
+            "a start gram no entry holds gives one candidate of no meaning, "
+            "checked term by term: no entry it may name starts so (it would "
+            "hold the gram)",
+        ),
+        (
+            "while len(have) <= wanted and pending:",
+            "a match found past those asked for is kept for the next call, and "
+            "the list returned is cut to `wanted`",
+        ),
+        (
             "ends[lasts].tolist(),\n    strict=False,",
             "a segment's rows zip lists of one item per gram each: strict only "
             "checks that",
         ),
-        (
-            "if places < 0:",
-            "no place to compare (terms one shorter than the query): the "
-            "comparisons are empty and the answer is None as well",
-        ),
+        *[
+            (
+                places,
+                "no place to compare (terms one shorter than the query): the "
+                "comparisons are empty and the answer is None as well",
+            )
+            for places in ("if places < 0:", "if places <= -1:")
+        ],
         *[
             (
                 lock,
@@ -833,7 +886,12 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 "which of the query's grams, or how many, are read: every match "
                 "holds all of them, and every candidate is checked term by term",
             )
-            for spread in ("READ_GRAMS = 7", "(count - 1) / (READ_GRAMS + 1)")
+            for spread in (
+                "READ_GRAMS = 7",
+                "(count - 1) / (READ_GRAMS + 1)",
+                "(count - 1) / (READ_GRAMS - 0)",
+                "(count - 2) / (READ_GRAMS - 1)",
+            )
         ],
         (
             "_merge(session, due[ -1])",
