@@ -888,6 +888,7 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             )
             for spread in (
                 "READ_GRAMS = 7",
+                "READ_GRAMS = 9",
                 "(count - 1) / (READ_GRAMS + 1)",
                 "(count - 1) / (READ_GRAMS - 0)",
                 "(count - 2) / (READ_GRAMS - 1)",
