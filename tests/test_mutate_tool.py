@@ -63,3 +63,81 @@ def test_a_text_of_one_line_matches_an_added_line_not_the_context():
     context = f"--- mutation diff ---\n@@ -1,2 +1,2 @@\n {text}\n-x = 1\n+x = 2"
     assert mutate.equivalent(module, context) is None
     assert mutate.equivalent("no/such/module.py", added) is None
+
+
+#: The tables of a cosmic-ray session, as ``cosmic-ray init`` makes them.
+SESSION = """
+create table work_items (job_id varchar not null primary key);
+create table mutation_specs (
+    module_path varchar, operator_name varchar, operator_args json,
+    occurrence integer, start_pos_row integer, start_pos_col integer,
+    end_pos_row integer, end_pos_col integer, definition_name varchar,
+    job_id varchar not null primary key references work_items (job_id));
+create table work_results (
+    worker_outcome varchar(9), output text, test_outcome varchar(11),
+    diff text, job_id varchar not null primary key
+    references work_items (job_id));
+"""
+
+
+def a_session(path: Path, seed: int) -> Path:
+    """A session of 11 mutants of one module, its job IDs drawn anew (as
+    each clone's ``cosmic-ray init`` draws them)."""
+    import random
+    import sqlite3
+
+    rng = random.Random(seed)
+    with sqlite3.connect(path) as db:
+        db.executescript(SESSION)
+        places = [(row, col, op) for row in (3, 9, 40) for col in (4, 8) for op in "ab"]
+        for row, col, op in rng.sample(places[:11], 11):
+            job = f"{rng.getrandbits(64):016x}"
+            db.execute("insert into work_items values (?)", (job,))
+            db.execute(
+                "insert into mutation_specs values (?, ?, '{}', 0, ?, ?, ?, ?, 'f', ?)",
+                ("m.py", op, row, col, row, col + 1, job),
+            )
+    return path
+
+
+def mutants(path: Path) -> dict[tuple, str | None]:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return dict(
+            ((row, col, op), outcome)
+            for row, col, op, outcome in db.execute(
+                "select start_pos_row, start_pos_col, operator_name, test_outcome "
+                "from mutation_specs left join work_results using (job_id)"
+            )
+        )
+
+
+def test_the_parts_of_a_run_hold_each_mutant_once_and_merge_whole(tmp_path):
+    """Three clones, each with a fresh session (other job IDs, another
+    order) and its part: every mutant in exactly one part, and the parts
+    merged hold every mutant once, with the results each part recorded."""
+    import sqlite3
+
+    whole = mutants(a_session(tmp_path / "whole.sqlite", 0))
+    parts = []
+    for index in (1, 2, 3):
+        path = a_session(tmp_path / f"part{index}.sqlite", index)
+        assert mutate.part(path, index, 3) == 11 - len(mutants(path))
+        with sqlite3.connect(path) as db:  # each part's run records its results
+            db.execute(
+                "insert into work_results select 'NORMAL', '', ?, '', job_id "
+                "from work_items",
+                (f"part {index}",),
+            )
+        parts.append(path)
+    held = [set(mutants(path)) for path in parts]
+    assert sorted(len(h) for h in held) == [3, 4, 4]
+    assert set.union(*held) == set(whole) and sum(map(len, held)) == len(whole)
+    assert mutate.merge(parts[0], parts[1]) == len(held[1])
+    assert mutate.merge(parts[0], parts[2]) == len(held[2])
+    assert mutate.merge(parts[0], parts[2]) == 0  # merged already
+    merged = mutants(parts[0])
+    assert set(merged) == set(whole)
+    for index, h in enumerate(held, 1):
+        assert {merged[m] for m in h} == {f"part {index}"}

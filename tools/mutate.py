@@ -1249,12 +1249,73 @@ def sample(session: Path, keep: int, seed: int = 0) -> int:
     return len(dropped)
 
 
+def part(session: Path, index: int, count: int) -> int:
+    """Keep part ``index`` of ``count`` of the session's mutants (1-based)
+    and delete the others, the mutants taken in the order of their place in
+    the module, so that ``count`` clones of the checkout, each with a fresh
+    session and its own part (``--part 1/2``, ``--part 2/2``), run every
+    mutant once between them: a whole run of a big module in a fraction of
+    the time, one core each. :func:`merge` joins the parts again."""
+    import sqlite3
+
+    with sqlite3.connect(session) as db:
+        ordered = [
+            job
+            for (job,) in db.execute(
+                "select job_id from mutation_specs order by module_path, "
+                "start_pos_row, start_pos_col, operator_name, occurrence"
+            )
+        ]
+        dropped = [(job,) for at, job in enumerate(ordered) if at % count != index - 1]
+        for table in ("work_results", "mutation_specs", "work_items"):
+            db.executemany(f"delete from {table} where job_id = ?", dropped)
+    return len(dropped)
+
+
+def merge(session: Path, other: Path) -> int:
+    """Add the mutants of ``other`` (another part's session, with their
+    results) that ``session`` does not hold, by place and operator: the
+    parts of one run made whole again. Return how many were added."""
+    import sqlite3
+
+    spec = (
+        "module_path, operator_name, operator_args, occurrence, start_pos_row, "
+        "start_pos_col, end_pos_row, end_pos_col, definition_name"
+    )
+    key = "module_path, operator_name, occurrence, start_pos_row, start_pos_col"
+    with sqlite3.connect(session) as db:
+        db.execute("attach database ? as other", (str(other),))
+        modules = "select distinct module_path from {}.mutation_specs"
+        mine, theirs = (set(db.execute(modules.format(s))) for s in ("main", "other"))
+        if len(mine | theirs) > 1:
+            raise SystemExit(f"--merge: sessions of other modules: {sorted(theirs)}")
+        new = [
+            job
+            for (job,) in db.execute(
+                f"select job_id from other.mutation_specs where ({key}) not in "
+                f"(select {key} from main.mutation_specs)"
+            )
+        ]
+        copies = (
+            "insert into work_items select * from other.work_items where job_id = ?",
+            f"insert into mutation_specs ({spec}, job_id) select {spec}, job_id "
+            "from other.mutation_specs where job_id = ?",
+            "insert into work_results select * from other.work_results "
+            "where job_id = ?",
+        )
+        for job in new:
+            for copy in copies:
+                db.execute(copy, (job,))
+    return len(new)
+
+
 def run(
     module: str,
     fresh: bool,
     retry: bool = False,
     keep: int | None = None,
     seed: int = 0,
+    share: tuple[int, int] | None = None,
 ) -> dict[str, object]:
     SESSIONS.mkdir(exist_ok=True)
     name = module.replace("/", ".")
@@ -1286,6 +1347,8 @@ def run(
         session.unlink(missing_ok=True)
         subprocess.run([COSMIC_RAY, "init", str(config), str(session)], check=True)
         drop_unkept(session)
+        if share is not None:
+            part(session, *share)
         skip_annotations(module, session)
     elif retry:
         retry_survivors(session)
@@ -1351,6 +1414,18 @@ def main() -> int:
         help="the random choice of --sample (another seed, another sample)",
     )
     parser.add_argument(
+        "--part",
+        metavar="I/N",
+        help="with --fresh: run only part I of N of the mutants (one clone of "
+        "the checkout a part; --merge joins them)",
+    )
+    parser.add_argument(
+        "--merge",
+        metavar="SESSION",
+        type=Path,
+        help="add another part's session to this module's, then score it",
+    )
+    parser.add_argument(
         "--replay",
         action="store_true",
         help="run the session's survivors on the last commit (see replay)",
@@ -1361,12 +1436,28 @@ def main() -> int:
     if unknown:
         print(f"not configured: {unknown[0]} (see MODULES in tools/mutate.py)")
         return 2
+    share = None
+    if args.part:
+        index, _, count = args.part.partition("/")
+        if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+            print(f"--part: I/N with 1 <= I <= N, not {args.part}")
+            return 2
+        if not args.fresh:
+            print("--part: with --fresh (a part is chosen when the session starts)")
+            return 2
+        share = (int(index), int(count))
+    if args.merge and not args.module:
+        print("--merge: name the module")
+        return 2
     for module in modules:
-        if args.replay:
-            name = module.replace("/", ".")
-            found = replay(module, SESSIONS / f"{name}.sqlite")
+        session = SESSIONS / f"{module.replace('/', '.')}.sqlite"
+        if args.merge:
+            print(f"added {merge(session, args.merge)} mutants")
+            found = score(module, session)
+        elif args.replay:
+            found = replay(module, session)
         else:
-            found = run(module, args.fresh, args.retry, args.sample, args.seed)
+            found = run(module, args.fresh, args.retry, args.sample, args.seed, share)
         for diff in found.pop("survivors"):  # type: ignore[attr-defined]
             print(diff)
         print(f"{module}: {found}")
