@@ -1449,6 +1449,9 @@ def main() -> int:
     if args.merge and not args.module:
         print("--merge: name the module")
         return 2
+    if args.merge and not args.merge.is_file():
+        print(f"--merge: no session at {args.merge}")
+        return 2
     for module in modules:
         session = SESSIONS / f"{module.replace('/', '.')}.sqlite"
         if args.merge:
