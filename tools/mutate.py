@@ -645,23 +645,20 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "its first run is its last",
         ),
         (
-            "| (1 >> length)",
-            "the gram of a bit run (the stored format): without its length "
-            "bit, runs of other lengths share grams, which only adds "
-            "candidates; the term check drops them",
-        ),
-        (
             "| ( 2 << length)",
             "the gram of a bit run (the stored format): its length bit one "
             "place up, runs of two lengths may share grams, which only adds "
             "candidates; the term check drops them",
         ),
-        (
-            "| ( 0 << length)",
-            "the gram of a bit run (the stored format): without its length "
-            "bit, runs of other lengths share grams, which only adds "
-            "candidates; the term check drops them",
-        ),
+        *[
+            (
+                gram,
+                "the gram of a bit run (the stored format): without its length "
+                "bit, runs of other lengths share grams, which only adds "
+                "candidates; the term check drops them",
+            )
+            for gram in ("| ( 0 << length)", "| (1 >> length)")
+        ],
         (
             "& (1 << length)",
             "the gram of a bit run (the stored format): grams all 0 make every "
@@ -851,7 +848,11 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
                 lock,
                 "an advisory lock's key is any key no other lock uses",
             )
-            for lock in ("_MERGE_LOCK = 1465470278", "_VACUUM_LOCK = 1465472578")
+            for lock in (
+                "_MERGE_LOCK = 1465470278",
+                "_VACUUM_LOCK = 1465472576",
+                "_VACUUM_LOCK = 1465472578",
+            )
         ],
         *[
             (
@@ -898,10 +899,6 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "_merge(session, due[ -1])",
             "which due level is merged first: the loop merges until no level is "
             "due, and each merge keeps every posting (the levels' bound is tested)",
-        ),
-        (
-            "_VACUUM_LOCK = 1465472576",
-            "the vacuum's advisory lock is any key no other lock uses",
         ),
     ],
     "catalog/store/prints.py": [
