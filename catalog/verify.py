@@ -15,7 +15,8 @@ failed. It reads through a session it is given and never writes.
   :mod:`catalog.compute.reference`.
 - ``independent``: no P-position that is not forced can move to another
   one, along a ray or by a single move (without alterations: at most one
-  P-position per row, column and diagonal). Skipped for special rules.
+  P-position per row, column and diagonal). Skipped for rules beyond rays and
+  single moves.
 - ``symmetric``: for games whose definition is symmetric in the two piles,
   the stored P-positions in the square [0, n)² are symmetric (W000001).
 - ``invariants``: stored invariants equal a fresh computation.
@@ -130,8 +131,9 @@ def _independent(game: Definition, stored: np.ndarray) -> str:
     """No option of a P-position that is not forced is a P-position: along
     each ray it must come first on its line, and no single move may lead
     from it to another P-position."""
-    if game.special:
-        return "skipped: special rules restrict the rays"
+    if game.beyond("rays", "moves", "alter"):
+        others = ", ".join(sorted(game.beyond("rays", "moves", "alter")))
+        return f"skipped: the check knows rays and single moves, not {others}"
     if len(stored) == 0:
         return "skipped: nothing stored"
     xs, ys = stored[:, 0], stored[:, 1]

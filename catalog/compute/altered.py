@@ -32,9 +32,9 @@ from catalog.games.definition import Definition
 
 
 def is_altered_wythoff(game: Definition) -> bool:
-    """Wythoff's rays, no single moves or special rules, some alteration."""
+    """Wythoff's rays and an alteration, no other rule."""
     return (
-        game.rays == WYTHOFF_RAYS and not (game.moves or game.special) and game.altered
+        game.rays == WYTHOFF_RAYS and not game.beyond("rays", "alter") and game.altered
     )
 
 

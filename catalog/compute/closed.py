@@ -11,36 +11,30 @@ from math import isqrt
 
 import numpy as np
 
+from catalog import kinds
 from catalog.games.definition import Definition
+from catalog.kinds.ho import Special
 
 WYTHOFF_RAYS = ((0, 1), (1, 0), (1, 1))
 
 
 def is_wythoff(game: Definition) -> bool:
     """Is ``game`` Wythoff's Nim itself (no extra moves, rules or alterations)?"""
-    return game.rays == WYTHOFF_RAYS and not (
-        game.moves or game.special or game.altered
-    )
-
-
-#: Nhan Bao Ho's variants, each of which keeps Wythoff's P-positions (Ho,
-#: J. Combin. Theory Ser. A 2012; quoted by Duchêne, Fraenkel, Nowakowski and
-#: Rigo, "Extensions and restrictions of Wythoff's game preserving Wythoff's
-#: sequence as set of P positions", the slide on Ho's two variants).
-HO_VARIANTS = (("ho-restriction",), ("ho-extension",))
+    return game.rays == WYTHOFF_RAYS and not game.beyond("rays")
 
 
 def is_ho_variant(game: Definition) -> bool:
-    """Is ``game`` Wythoff's Nim with exactly one of Ho's rules (and nothing
-    else)? Its P-positions are Wythoff's by Ho's theorem, and the move
+    """Is ``game`` Wythoff's Nim with exactly one special rule that keeps
+    its P-positions (Ho's restriction or extension, :mod:`catalog.kinds.ho`)
+    and nothing else? Its P-positions are Wythoff's by Ho's theorem, and the move
     :func:`outcome` gives is legal in it: the extension only adds moves, and
     that move takes from both piles or from the larger one alone, which the
     restriction allows."""
-    return (
-        game.rays == WYTHOFF_RAYS
-        and not (game.moves or game.altered)
-        and tuple(game.special) in HO_VARIANTS
-    )
+    others = game.beyond("rays")
+    if game.rays != WYTHOFF_RAYS or len(others) != 1:
+        return False
+    rule = kinds.by_name(next(iter(others)))
+    return isinstance(rule, Special) and rule.keeps_wythoff
 
 
 def isqrt_array(values: np.ndarray) -> np.ndarray:

@@ -22,6 +22,9 @@ general     c * r * b * (x1 - x0)                            other column
 transposed  (kernel or general of the transpose, H columns)  horizontal ray,
             + c * b' * (x1 - x0)                             no vertical one
 box         r * (x1 - x0) * (a + c * d(H))                   neither ray
+cones       c * r * (x1 - x0) * log2(x1)                     cones, Nim's rays
+dense       c * w * max(x1, H)^2                             blocking, Euclid,
+                                                             other cones
 =========== ================================================ ================
 
 Every engine is a compiled sweep whose cost follows its jumps and its
@@ -55,8 +58,8 @@ from functools import lru_cache
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.grundy import plan as grundy_plan
-from catalog.compute.kernel import supported as kernel_supported
-from catalog.compute.modes import column_mode, transposable, transpose
+from catalog.compute.kindsweeps import DenseSweep
+from catalog.compute.modes import engine, transpose
 from catalog.compute.special_kernel import GeneralSweep
 from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
@@ -84,6 +87,12 @@ CONSTANTS: dict[str, Rate] = {
     "transposed": Rate(column=1.0e-7),
     # per rule: a + c * d for a column holding d P-positions
     "box": Rate(column=3.0e-7, cell=1.0e-7),
+    # the sparse sweep of cone games with Nim's rays: per column and rule,
+    # times log2 of the columns (the dominance queries)
+    "cones": Rate(column=3.0e-7),
+    # the dense engine: per cell of the square box and unit of its weight
+    # (rules, plus mod + 2 a cone)
+    "dense": Rate(column=1.0e-7, cell=5.0e-9),
     # Grundy values, per cell: a per rule + c * n per line ray; per option of
     # a walked ray; per value written as JSON
     "grundy": Rate(column=8.0e-8, cell=1.0e-11),
@@ -98,7 +107,8 @@ CONSTANTS: dict[str, Rate] = {
 
 
 def rules(game: Definition) -> int:
-    return max(1, len(game.rays) + len(game.moves) + len(game.special))
+    count = len(game.rays) + len(game.moves) + len(game.special) + len(game.cones)
+    return max(1, count + (1 if game.block else 0))
 
 
 def _period(game: Definition) -> int:
@@ -113,8 +123,9 @@ PROBE = 128
 def _probe(game: Definition) -> tuple[float, float]:
     """P-positions per column in the boxes PROBE and 2 * PROBE wide."""
     counts = []
+    box = DenseSweep if engine(game) == "dense" else GeneralSweep
     for side in (PROBE, 2 * PROBE):
-        found = GeneralSweep(game, height=side).advance(side)
+        found = box(game, height=side).advance(side)
         counts.append(max(1.0, len(found) / side))
     return counts[0], counts[1]
 
@@ -171,13 +182,17 @@ def check_box_memory(game: Definition, n: int) -> None:
 
 def fill_engine(game: Definition) -> str:
     """The engine a store fill runs (:func:`catalog.compute.ptable.resume_sweep`)."""
-    if column_mode(game):
-        return "kernel" if kernel_supported(game) else "general"
-    return "transposed" if transposable(game) else "box"
+    return engine(game)
 
 
 def _column_engine(game: Definition) -> str:
-    return "kernel" if kernel_supported(game) else "general"
+    return engine(game)
+
+
+def _dense_weight(game: Definition) -> int:
+    """The dense engine's work a cell, in rules: a cone scans ``mod`` terms
+    and its first columns apart (:mod:`catalog.compute.dense`)."""
+    return rules(game) + sum(c.mod + 2 for c in game.cones)
 
 
 def engine_seconds(
@@ -194,6 +209,11 @@ def engine_seconds(
         return rate.column * columns
     if engine in ("kernel", "general"):
         return rate.column * rules(game) * _period(game) * columns
+    if engine == "cones":
+        return rate.column * rules(game) * columns * max(1.0, math.log2(x1))
+    if engine == "dense":
+        side = max(x1, tall)
+        return rate.cell * _dense_weight(game) * side * side
     if engine == "transposed":
         inner = transpose(game)
         return (
@@ -229,8 +249,10 @@ def p_positions_seconds(game: Definition, n: int) -> float:
 def _positions_per_column(game: Definition, engine: str, height: int) -> float:
     # A column holds at most b P-positions besides its forced ones (column
     # mode), a transposed game's row at most b'; box games as they are seen.
-    if engine == "box":
+    if engine in ("box", "dense"):
         return density(game, height)
+    if engine == "cones":
+        return 1.0
     if engine == "transposed":
         return _period(transpose(game))
     return _period(game)
@@ -243,7 +265,7 @@ def fill_seconds(
     when it holds columns [0, stored_x) (rows [0, stored_y) in box mode):
     resuming, computing, storing, deriving. Zero when nothing is missing."""
     engine = fill_engine(game)
-    if engine in ("kernel", "general"):
+    if engine in ("kernel", "general", "cones"):
         if stored_x >= n:
             return 0.0
         return (

@@ -108,10 +108,10 @@ MAX_PROBLEMS = 20
 def is_maharaja_type(game: Definition) -> bool:
     """Is ``game`` Wythoff's Nim with mirrored single moves adjoined (section 4)?
 
-    Wythoff's rays, no special rules, no alterations, and a non-empty set of
+    Wythoff's rays, no rule of another kind, and a non-empty set of
     single moves (p, q) with p, q > 0 and p != q that holds (q, p) with (p, q).
     """
-    if game.rays != WYTHOFF_RAYS or game.special or game.altered or not game.moves:
+    if game.rays != WYTHOFF_RAYS or game.beyond("rays", "moves") or not game.moves:
         return False
     moves = set(game.moves)
     return all(p > 0 and q > 0 and p != q and (q, p) in moves for p, q in moves)

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from catalog import kinds
 from catalog.compute.jit import njit
 from catalog.games.definition import Definition, DefinitionError, canonicalize, check_n
 
@@ -110,19 +111,22 @@ def plan(game: Definition, n: int, line_bytes: int = LINE_BYTES) -> Plan:
         lines=tuple(kept),
         walked=tuple(walked),
         moves=game.moves,
-        restriction="ho-restriction" in game.special,
+        restriction="ho-restriction" in game.kinds,
         top=top,
     )
 
 
 def check(game: Definition) -> None:
     """Raise DefinitionError for a game without defined or supported values."""
-    if game.altered:
+    for kind in kinds.present(game):
+        if kind.no_grundy:
+            raise DefinitionError(kind.no_grundy)
+    others = game.beyond("rays", "moves", "ho-restriction", "ho-extension")
+    if others:
         raise DefinitionError(
-            "alter: an altered game fixes only P and N, so its Grundy values "
-            "are not defined"
+            f"{min(others)}: Grundy values of this rule are not supported yet"
         )
-    if "ho-extension" in game.special:
+    if "ho-extension" in game.kinds:
         raise DefinitionError(
             "special: Grundy values of ho-extension are not supported yet"
         )

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from catalog.compute.jit import njit, trailing_zeros
+from catalog.compute.modes import engine
 from catalog.games.definition import Definition
 
 INF = np.iinfo(np.int64).max
@@ -47,15 +48,10 @@ LINE_BUDGET = 384 * 2**20
 
 
 def supported(game: Definition) -> bool:
-    """Can the kernel sweep ``game``? One vertical ray, no vertical moves,
-    no special rules."""
-    vertical = [b for a, b in game.rays if a == 0]
-    return (
-        len(vertical) == 1
-        and not game.special
-        and all(a > 0 for a, _ in game.moves)
-        and vertical[0] <= 64
-    )
+    """Can the kernel sweep ``game``? One vertical ray (of at most 64), no
+    vertical moves, no rule of another kind (the kinds say,
+    :func:`catalog.compute.modes.engine`)."""
+    return engine(game) == "kernel"
 
 
 @njit(cache=True, inline="always")

@@ -1,6 +1,6 @@
-"""How a game's table is swept, read off its rays alone: in whole columns
-("column mode"), through its transpose, or in boxes; and the largest n each
-allows.
+"""How a game's table is computed: which engine (:func:`engine`, asked of
+the game's rule kinds), in whole columns ("column mode"), through its
+transpose, or in boxes; and the largest n each allows.
 
 Games with a vertical ray (0, b) have finitely many P-positions in each
 column and are swept column by column. Games with a horizontal ray but no
@@ -14,7 +14,8 @@ stored entry asks these questions without loading any sweep.
 
 from __future__ import annotations
 
-from catalog.games.definition import MAX_N, Definition, lcm
+from catalog import kinds
+from catalog.games.definition import MAX_N, Definition, DefinitionError, lcm
 
 #: Column mode scans up to lcm(vertical rays) cells above the last P-position
 #: of a column to prove it complete; beyond this the game is swept in boxes.
@@ -22,17 +23,59 @@ MAX_VERTICAL_PERIOD = 4096
 #: Largest n for box-mode games (neither a vertical nor a horizontal ray):
 #: their columns can each hold up to n P-positions, n * n in all.
 MAX_BOX_N = 30_000
+#: Largest n for the dense engine (cones without Nim's rays, blocking,
+#: Euclid's game): it keeps a few n x n tables of counts.
+MAX_DENSE_N = 4000
+#: The sweeps a store fill runs, whole columns at a time.
+COLUMN_ENGINES = frozenset({"kernel", "cones", "general"})
+#: The engines held to a box (n x n, at most :func:`max_n`).
+BOX_ENGINES = frozenset({"box", "dense"})
+
+
+def engine(game: Definition) -> str:
+    """The engine that computes ``game``: the first of
+    :data:`catalog.kinds.ENGINES` (after the closed forms) that every rule
+    kind of the game agrees to and whose own condition holds.
+
+    Raises
+    ------
+    DefinitionError
+        When the game's kinds have no engine in common.
+    """
+    allowed = kinds.engines(game)
+    if "kernel" in allowed and _vertical(game):
+        return "kernel"
+    if "cones" in allowed and "cones" in game.kinds and _nim_rays(game):
+        return "cones"
+    if "general" in allowed and _vertical(game):
+        return "general"
+    if "transposed" in allowed and _vertical(transpose(game)):
+        return "transposed"
+    if "box" in allowed:
+        return "box"
+    if "dense" in allowed:
+        return "dense"
+    names = ", ".join(sorted(game.kinds))
+    raise DefinitionError(f"definition: no engine computes {names} together yet")
+
+
+def _nim_rays(game: Definition) -> bool:
+    """Both of Nim's rays: at most one P-position a row and a column."""
+    return {(0, 1), (1, 0)} <= set(game.rays)
+
+
+def _vertical(game: Definition) -> bool:
+    """A vertical ray (0, b): two P-positions of one column in the same class
+    mod b would be options of each other, so a column holds at most b of
+    them besides its forced ones."""
+    vertical = [b for a, b in game.rays if a == 0]
+    return bool(vertical) and lcm(vertical) <= MAX_VERTICAL_PERIOD
 
 
 def column_mode(game: Definition) -> bool:
-    """Does every column of ``game`` hold finitely many P-positions?
-
-    True when the game has a vertical ray (0, b): two P-positions of one
-    column in the same class mod b would be options of each other, so a
-    column holds at most b of them besides its forced ones.
-    """
-    vertical = [b for a, b in game.rays if a == 0]
-    return bool(vertical) and lcm(vertical) <= MAX_VERTICAL_PERIOD
+    """Does every column of ``game`` hold finitely many P-positions, computed
+    whole column by column (:data:`COLUMN_ENGINES`)?"""
+    return engine(game) in COLUMN_ENGINES
 
 
 def transpose(game: Definition) -> Definition:
@@ -42,6 +85,8 @@ def transpose(game: Definition) -> Definition:
     def swap(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
         return tuple(sorted((b, a) for a, b in cells))
 
+    if game.beyond("rays", "moves", "alter", "ho-restriction", "ho-extension"):
+        raise DefinitionError("definition: only rays, moves and Ho's rules transpose")
     return Definition(
         swap(game.rays),
         swap(game.moves),
@@ -55,17 +100,18 @@ def transposable(game: Definition) -> bool:
     """Is ``game`` a column game once the piles are exchanged (a horizontal
     ray (a, 0) but no usable vertical one)? Such a game is computed through
     its transpose (:class:`~catalog.compute.special_kernel.TransposedSweep`)."""
-    return not column_mode(game) and column_mode(transpose(game))
+    return engine(game) == "transposed"
 
 
 def box_limited(game: Definition) -> bool:
     """Is ``game`` held to :data:`MAX_BOX_N`: neither a vertical nor a
     horizontal ray, so that a column and a row can each hold unboundedly
     many P-positions?"""
-    return not column_mode(game) and not transposable(game)
+    return engine(game) in BOX_ENGINES
 
 
 def max_n(game: Definition) -> int:
     """The largest n of :func:`~catalog.compute.ptable.p_positions` for
     ``game``."""
-    return MAX_BOX_N if box_limited(game) else MAX_N
+    name = engine(game)
+    return {"box": MAX_BOX_N, "dense": MAX_DENSE_N}.get(name, MAX_N)

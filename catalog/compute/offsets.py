@@ -55,7 +55,7 @@ class BalancesTooLate(Exception):
 
 def applies(game: Definition) -> bool:
     """Wythoff's rays with only an alteration (possibly none): Theorem 1's games."""
-    return game.rays == closed.WYTHOFF_RAYS and not (game.moves or game.special)
+    return game.rays == closed.WYTHOFF_RAYS and not game.beyond("rays", "alter")
 
 
 def last_altered_column(game: Definition) -> int:

@@ -27,8 +27,8 @@ import numpy as np
 
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
-from catalog.compute.kernel import supported as kernel_supported
-from catalog.compute.modes import MAX_BOX_N, column_mode, transposable
+from catalog.compute.kindsweeps import ConeSweep, DenseSweep
+from catalog.compute.modes import column_mode, engine, max_n
 from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.compute.window import p_positions_below
 from catalog.games.definition import (
@@ -121,6 +121,8 @@ class Sweep:
         game = canonicalize(definition)
         if height is None and not column_mode(game):
             raise DefinitionError("rays: whole columns need a vertical ray (0, b)")
+        if game.beyond("rays", "moves", "alter", "ho-restriction", "ho-extension"):
+            raise DefinitionError("definition: the numpy sweep knows the first kinds")
         self.game = game
         self.height = height
         self.x = 0
@@ -352,24 +354,33 @@ class Sweep:
         return np.column_stack([np.concatenate(xs), np.concatenate(ys)])
 
 
+Resumable = KernelSweep | GeneralSweep | TransposedSweep | ConeSweep | DenseSweep
+
+
 def resume_sweep(
     definition: Mapping[str, Any] | Definition,
     positions: np.ndarray,
     x_bound: int,
     height: int | None = None,
-) -> KernelSweep | GeneralSweep | TransposedSweep:
+) -> Resumable:
     """The fastest sweep for ``definition``, continuing at column ``x_bound``
     after ``positions`` (every P-position of the columns below it; rows
-    below ``height`` in box mode)."""
+    below ``height`` in box mode), as :func:`catalog.compute.modes.engine`
+    names it."""
     game = canonicalize(definition)
+    name = engine(game)
     if height is None:
-        if kernel_supported(game):
+        if name == "kernel":
             return KernelSweep.resume(game, positions, x_bound)
-        if not column_mode(game):
+        if name == "cones":
+            return ConeSweep.resume(game, positions, x_bound)
+        if name != "general":
             raise DefinitionError("rays: whole columns need a vertical ray (0, b)")
         return GeneralSweep.resume(game, positions, x_bound)
-    if transposable(game):
+    if name == "transposed":
         return TransposedSweep.resume(game, positions, x_bound, height)
+    if name == "dense":
+        return DenseSweep.resume(game, positions, x_bound, height)
     return GeneralSweep.resume(game, positions, x_bound, height)
 
 
@@ -382,8 +393,7 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
         A game definition (see the contract); validated first.
     n : int
         The bound, 0 <= n <= :data:`~catalog.games.definition.MAX_N`
-        (:data:`MAX_BOX_N` for games with neither a vertical nor a
-        horizontal ray).
+        (:func:`~catalog.compute.modes.max_n` for games held to a box).
 
     Returns
     -------
@@ -425,13 +435,18 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
         return closed.p_positions(n)
     if altered.is_altered_wythoff(game):
         return altered.p_positions(game, n)
-    if kernel_supported(game):
+    name = engine(game)
+    if name == "kernel":
         return p_positions_below(game, n)
-    if column_mode(game):
+    if name == "cones":
+        return ConeSweep(game).advance(n, y_bound=n)
+    if name == "general":
         return GeneralSweep(game).advance(n, y_bound=n)
-    if transposable(game):
+    if name == "transposed":
         return TransposedSweep(game, n).advance(n)
-    n = check_n(n, maximum=MAX_BOX_N)
+    n = check_n(n, maximum=max_n(game))
+    if name == "dense":
+        return DenseSweep(game, height=n).advance(n)
     from catalog.compute.cost import check_box_memory  # cost imports this module
 
     check_box_memory(game, n)

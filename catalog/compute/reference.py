@@ -1,7 +1,9 @@
 """The slow, obviously right P-position computation.
 
 Written straight from the definition: a position is P iff it is forced P, or
-it is not forced N and none of its options is P. Every option of (x, y) has
+it is not forced N and none of its options is P (at most ``block`` of them,
+for a blocking game). Each rule kind lists its options literally
+(:meth:`catalog.kinds.base.Kind.options`). Every option of (x, y) has
 x' <= x and y' <= y, so labelling the box [0, n) x [0, n) row-major in x then
 y only ever looks at labelled cells. Every fast path is tested against this.
 
@@ -13,36 +15,17 @@ compare thousands of grids with this, and it took half their time).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from itertools import repeat
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from catalog import kinds
 from catalog.games.definition import Definition, canonicalize, check_n
-from catalog.games.special import extension_options, restricted
 
-
-def _steps_down(start: int, step: int) -> Iterable[int]:
-    """start - step, start - 2·step, … down to 0; ``start`` forever if step is 0."""
-    return repeat(start) if step == 0 else range(start - step, -1, -step)
-
-
-def options(game: Definition, x: int, y: int) -> Iterator[tuple[int, int]]:
-    """Every position reachable from (x, y) in one move."""
-    ho_restriction = "ho-restriction" in game.special
-    for a, b in game.rays:
-        if ho_restriction and restricted(x, y, a, b):
-            continue
-        # (x - k·a, y - k·b) for k = 1, 2, … while both are >= 0: the shorter ends it
-        yield from zip(_steps_down(x, a), _steps_down(y, b), strict=False)
-    for a, b in game.moves:
-        if ho_restriction and restricted(x, y, a, b):
-            continue
-        if x >= a and y >= b:
-            yield x - a, y - b
-    if "ho-extension" in game.special:
-        yield from extension_options(x, y)
+#: Every position reachable from (x, y) in one move, as each rule kind of
+#: :mod:`catalog.kinds` lists them (duplicates allowed).
+options = kinds.options
 
 
 def outcome_grid(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarray:
@@ -51,12 +34,18 @@ def outcome_grid(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarr
     n = check_n(n, maximum=2000)
     forced_p = set(game.forced_p)
     forced_n = set(game.forced_n)
+    block = game.block  # P iff at most this many options are P
     p: set[tuple[int, int]] = set()  # the P-positions labelled so far
     for x in range(n):
         for y in range(n):
             if (x, y) in forced_p:
                 p.add((x, y))
-            elif (x, y) not in forced_n and p.isdisjoint(options(game, x, y)):
+            elif (x, y) in forced_n:
+                continue
+            elif block == 0:
+                if p.isdisjoint(options(game, x, y)):
+                    p.add((x, y))
+            elif len(p.intersection(options(game, x, y))) <= block:
                 p.add((x, y))
     grid = np.zeros((n, n), dtype=bool)
     for x, y in p:
@@ -75,8 +64,9 @@ def grundy(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarray:
     among the options' values, cell by cell (games without alterations)."""
     game = canonicalize(definition)
     n = check_n(n, maximum=300)
-    if game.altered:
-        raise ValueError("an altered game has no Grundy values")
+    for kind in kinds.present(game):
+        if kind.no_grundy:
+            raise ValueError(kind.no_grundy)
     table = np.zeros((n, n), dtype=np.int64)
     for x in range(n):
         for y in range(n):

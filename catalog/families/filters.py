@@ -36,7 +36,7 @@ def _wythoff_plus_moves(game: Definition) -> bool:
     return (
         game.rays == WYTHOFF_RAYS
         and bool(game.moves)
-        and not (game.special or game.altered)
+        and not game.beyond("rays", "moves")
     )
 
 

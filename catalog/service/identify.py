@@ -365,12 +365,12 @@ def _rays(allowed: np.ndarray, n: int) -> list[tuple[int, int]]:
 
 def _droppable(game: Definition, grid: np.ndarray, n: int) -> dict[str, Any]:
     """Each own rule whose removal keeps the P-positions below n, and a
-    smallest subset of the rules that keeps them (games without special
-    rules: the cover of the cells outside the P-positions by the rules)."""
+    smallest subset of the rules that keeps them (games of rays and single
+    moves only: the cover of the cells outside the P-positions by the rules)."""
     from catalog.compute.identify import covered_by
 
     rules = [("ray", r) for r in game.rays] + [("move", m) for m in game.moves]
-    if game.special:
+    if game.beyond("rays", "moves", "alter"):
         return {"each": [], "smallest": None}
     needed = ~grid
     for x, y in game.forced_n:

@@ -315,6 +315,10 @@ def default_name(game: Definition) -> str:
         parts.append("moves " + " ".join(f"({a},{b})" for a, b in game.moves))
     if game.special:
         parts.append(", ".join(game.special))
+    if game.cones:
+        parts.append(f"{len(game.cones)} cone" + ("s" if len(game.cones) > 1 else ""))
+    if game.block:
+        parts.append(f"block {game.block}")
     if game.altered:
         parts.append(f"{len(game.forced_p)} forced P, {len(game.forced_n)} forced N")
     return "Game with " + "; ".join(parts)

@@ -43,6 +43,8 @@ ENGINES = {
     "KernelSweep": "kernel-v1",
     "GeneralSweep": "general-kernel-v1",
     "TransposedSweep": "transposed-kernel-v1",
+    "ConeSweep": "cone-sweep-v1",
+    "DenseSweep": "dense-v1",
     "Sweep": "numpy-sweep-v1",
 }
 

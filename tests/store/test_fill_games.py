@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy import select
 
 from catalog.compute import cost, reference
-from catalog.compute.ptable import MAX_BOX_N, p_positions, resume_sweep
+from catalog.compute.modes import MAX_BOX_N
+from catalog.compute.ptable import p_positions, resume_sweep
 from catalog.errors import TooMuchWork
 from catalog.games.definition import canonicalize
 from catalog.store import repository as repo
