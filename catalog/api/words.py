@@ -11,7 +11,9 @@ import json
 import re
 from typing import Any
 
+from catalog import kinds
 from catalog.games.boxes import as_input
+from catalog.games.definition import canonicalize
 
 _ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5})", re.IGNORECASE)
 
@@ -21,36 +23,19 @@ def altered(definition: dict[str, Any]) -> bool:
     return any(alter.get(k) for k in ("P", "N", "P_boxes", "N_boxes"))
 
 
-_RAY_WORDS = {
-    (1, 0): "take any number of stones from pile 1",
-    (0, 1): "take any number of stones from pile 2",
-    (1, 1): "take the same number of stones from both piles",
-}
-_SPECIAL_WORDS = {
-    "ho-restriction": "while the piles differ, the smaller pile may not be "
-    "reduced alone (Ho's restriction)",
-    "ho-extension": "also take k ≥ 1 stones from the smaller pile and fewer than "
-    "k from the other (Ho's extension)",
-}
-
-
 def describe(
     definition: dict[str, Any], short: dict[str, Any] | None = None
 ) -> list[str]:
-    """The definition in words, one sentence per kind of rule (``short``:
-    its :func:`as_input` form, if already at hand)."""
-    out = []
-    for a, b in definition.get("rays") or ():
-        out.append(
-            _RAY_WORDS.get((a, b), f"take {a}k from pile 1 and {b}k from pile 2, k ≥ 1")
-        )
-    moves = definition.get("moves") or []
-    if moves:
-        listed = ", ".join(f"({a}, {b})" for a, b in moves)
-        out.append(f"make one of the single moves {listed} (take a, b stones)")
-    for rule in definition.get("special") or ():
-        out.append(_SPECIAL_WORDS.get(rule, rule))
+    """The definition in words, as each rule kind describes itself
+    (:meth:`catalog.kinds.base.Kind.describe`; ``short``: its
+    :func:`as_input` form, if already at hand)."""
+    rules = canonicalize({k: v for k, v in definition.items() if k != "alter"})
+    out: list[str] = []
+    after: list[str] = []
+    for kind in kinds.present(rules):
+        (after if kind.sentences else out).extend(kind.describe(rules))
     sentences = ["A move may " + "; or ".join(out) + "."] if out else []
+    sentences += after
     alter = (short or as_input(definition))["alter"]
     for label in ("P", "N"):
         cells = alter.get(label) or []
