@@ -61,8 +61,11 @@ class Constraint:
         self._code = compile(tree, "<constraint>", "eval")
 
     def __call__(self, values: Mapping[str, Any]) -> bool:
+        return bool(self.evaluate(values))
+
+    def evaluate(self, values: Mapping[str, Any]) -> Any:
         scope = {"__builtins__": {}, **FUNCTIONS}
-        return bool(eval(self._code, scope, dict(values)))  # checked by _check
+        return eval(self._code, scope, dict(values))  # checked by _check
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Constraint) and other.text == self.text
@@ -72,6 +75,17 @@ class Constraint:
 
     def __repr__(self) -> str:
         return f"Constraint({self.text!r})"
+
+
+class Expression(Constraint):
+    """An integer expression of a definition template, written ``"$(…)"``
+    (``"$(1 - a)"``), in the vocabulary of constraints."""
+
+    def evaluate(self, values: Mapping[str, Any]) -> Any:
+        value = super().evaluate(values)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{self.text!r} is not an integer")
+        return value
 
 
 def _check(node: ast.AST, names: set[str]) -> None:

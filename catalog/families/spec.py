@@ -13,7 +13,8 @@ Fields (``docs/families/README.md`` has the full description):
     Expressions every member satisfies (:mod:`catalog.families.expr`).
 ``definition``
     The definition template: a string ``"$k"`` anywhere (also as an object
-    key) is replaced by the value of parameter ``k``.
+    key) is replaced by the value of parameter ``k``, and ``"$(…)"`` by the
+    value of an integer expression over them (``"$(1 - a)"``).
 ``member``
     Templates of the member's ``name``, ``description``, ``keywords`` and
     ``provenance``, where ``{k}`` is replaced by the value of ``k``.
@@ -30,11 +31,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from catalog.errors import BadInput
-from catalog.families.expr import Constraint
+from catalog.families.expr import Constraint, Expression
 from catalog.families.params import Parameter
 
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
@@ -225,8 +227,14 @@ def _source(data: dict[str, Any], base: Family | None) -> str:
 
 
 def _check_template(value: Any, names: set[str], where: str, fail: Any) -> None:
-    """Every ``$name`` in the definition template is a parameter."""
-    if isinstance(value, str) and value.startswith("$"):
+    """Every ``$name`` in the definition template is a parameter, and every
+    ``$(…)`` an expression over them."""
+    if isinstance(value, str) and value.startswith("$("):
+        try:
+            _expression(value, frozenset(names))
+        except ValueError as exc:
+            raise fail(where, str(exc)) from None
+    elif isinstance(value, str) and value.startswith("$"):
         if value[1:] not in names:
             raise fail(where, f"{value!r} names no parameter")
     elif isinstance(value, list):
@@ -252,13 +260,24 @@ def _check_text(value: Any, names: set[str], where: str, fail: Any) -> None:
             _check_text(item, names, f"{where}.{key}", fail)
 
 
+@lru_cache(maxsize=256)
+def _expression(template: str, names: frozenset[str]) -> Expression:
+    """The expression of ``"$(…)"``, parsed once."""
+    if not template.endswith(")"):
+        raise ValueError(f"{template!r} must end with ')'")
+    return Expression(template[2:-1], set(names))
+
+
 def render_text(template: str, values: dict[str, str]) -> str:
     """``{k}`` replaced by the value of ``k``; other braces are left alone."""
     return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 def render_definition(template: Any, values: dict[str, Any]) -> Any:
-    """The definition template with every ``"$k"`` replaced by k's value."""
+    """The definition template with every ``"$k"`` replaced by k's value
+    and every ``"$(…)"`` by the expression's."""
+    if isinstance(template, str) and template.startswith("$("):
+        return _expression(template, frozenset(values)).evaluate(values)
     if isinstance(template, str) and template.startswith("$"):
         return values[template[1:]]
     if isinstance(template, list):

@@ -121,6 +121,21 @@ class Cone:
             return Cone((0, 1), None, m)  # every k, l >= 1: its own mirror
         return None
 
+    def unfolded(self) -> Cone:
+        """A symmetric cone whose moves and mirrors are one plain cone, as
+        that cone: a band t1 <= l - k <= t2 with its mirror band
+        -t2 <= l - k <= -t1 when the two meet ((1,t)-Wythoff is t-Wythoff);
+        l - k >= t1 with its mirror when t1 <= 0 (every k, l >= 1)."""
+        (s1, t1), hi = self.lo, self.hi
+        if not self.symmetric or s1 != 1 or (hi is not None and hi[0] != 1):
+            return self
+        if hi is None:
+            return Cone((0, 1), None, self.mod) if t1 <= 0 else self
+        t2 = hi[1]
+        if max(t1, -t2) > min(t2, -t1) + 1:
+            return self  # the band and its mirror leave a gap between them
+        return Cone((1, min(t1, -t2)), (1, max(t2, -t1)), self.mod)
+
     def as_ray(self) -> Vector | None:
         """The ray whose moves are exactly this cone's (its mirror's left
         out), if there is one: a line l = s·k through the origin."""
@@ -206,6 +221,7 @@ def canonical(cones: list[Cone]) -> tuple[list[Cone], set[Vector]]:
     rays: set[Vector] = set()
     kept: set[Cone] = set()
     for cone in cones:
+        cone = cone.unfolded()
         ray = cone.as_ray()
         if ray is not None:
             rays.add(ray)
@@ -231,7 +247,7 @@ def canonical(cones: list[Cone]) -> tuple[list[Cone], set[Vector]]:
         if cone in kept and mirrored != cone:
             kept -= {cone, mirrored}
             both = [Cone(c.lo, c.hi, c.mod, True) for c in (cone, mirrored)]
-            kept.add(min(both, key=lambda c: c.sort_key))
+            kept.add(min(both, key=lambda c: c.sort_key).unfolded())
     # A plain cone that a symmetric one already holds, or mirrors.
     for cone in list(kept):
         if cone.symmetric:

@@ -122,6 +122,19 @@ def test_rules_that_no_engine_computes_together_are_refused():
             awythoff(2),
             {"rays": NIM, "cones": [{"lo": [1, -1], "hi": [1, 1], "mod": 1}] * 2},
         ),
+        # (1,t)-Wythoff is t-Wythoff: a band and its mirror band meet.
+        (
+            awythoff(3),
+            {"rays": NIM, "cones": [{"lo": [1, 0], "hi": [1, 2], "symmetric": True}]},
+        ),
+        (
+            {"rays": [*NIM, [1, 1]]},
+            {"rays": NIM, "cones": [{"lo": [1, 0], "hi": [1, 0], "symmetric": True}]},
+        ),
+        (
+            {"rays": NIM, "cones": [{"lo": [0, 1]}]},
+            {"rays": NIM, "cones": [{"lo": [1, -2], "symmetric": True}]},
+        ),
         # block 0 is no blocking.
         ({"rays": NIM}, {"rays": NIM, "block": 0}),
     ],
