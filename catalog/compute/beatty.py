@@ -290,6 +290,14 @@ def st_wythoff_outcome(s: int, t: int, x: int, y: int) -> tuple[bool, Cell | Non
     there reads A_n and B_n off an exotic numeration system instead
     (not implemented): :class:`NoClosedForm`.
 
+    Notes
+    -----
+    A lead for s ≥ 2, checked by brute force on the first 20000 pairs for
+    every s, t ≤ 3 (not proved here): with u_0 = 1, u_1 = s + t,
+    u_i = (s + t − 1)·u_(i−1) + s·u_(i−2) and greedy digits, the A_n are the
+    numbers whose expansion ends in an even number of zeros and B_n is A_n
+    shifted one digit left, so a partner costs O(log x) digit operations.
+
     References
     ----------
     .. [1] A. S. Fraenkel, "Heap games, numeration systems and sequences",
