@@ -46,7 +46,7 @@ class NoClosedForm(BadInput):
     """A game this module has no exact closed form for."""
 
 
-def _check_position(x: object, y: object) -> tuple[int, int]:
+def check_position(x: object, y: object) -> tuple[int, int]:
     for name, value in (("x", x), ("y", y)):
         if type(value) is not int or value < 0:
             raise BadInput(f"{name} must be a non-negative integer, not {value!r}")
@@ -145,7 +145,7 @@ class BeattyPairs:
 
     def is_p(self, x: int, y: int) -> bool:
         """Is (x, y) in {(⌊nα⌋, ⌊nβ⌋), (⌊nβ⌋, ⌊nα⌋) : n ≥ 0}?"""
-        x, y = _check_position(x, y)
+        x, y = check_position(x, y)
         return self.partner(x) == y
 
     def p_positions(self, n_bound: int) -> np.ndarray:
@@ -253,7 +253,7 @@ def awythoff_outcome(a: int, x: int, y: int) -> tuple[bool, Cell | None]:
     >>> awythoff_outcome(1, 10**30, 10**30)
     (False, (0, 0))
     """
-    x, y = _check_position(x, y)
+    x, y = check_position(x, y)
     pairs = awythoff_pairs(a)
     swap = x > y
     small, big = (y, x) if swap else (x, y)

@@ -16,7 +16,7 @@ References
 
 from __future__ import annotations
 
-from catalog.compute.beatty import Cell, _check_position
+from catalog.compute.beatty import Cell, check_position
 
 
 def euclid_is_p(x: int, y: int) -> bool:
@@ -28,7 +28,7 @@ def euclid_is_p(x: int, y: int) -> bool:
     >>> euclid_is_p(5, 0), euclid_is_p(3, 3), euclid_is_p(8, 5), euclid_is_p(9, 5)
     (True, False, True, False)
     """
-    x, y = _check_position(x, y)
+    x, y = check_position(x, y)
     if x == 0 or y == 0:
         return True
     small, big = min(x, y), max(x, y)
