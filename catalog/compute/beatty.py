@@ -47,6 +47,7 @@ class NoClosedForm(BadInput):
 
 
 def check_position(x: object, y: object) -> tuple[int, int]:
+    """(x, y) if both are non-negative ints (not bools), else BadInput."""
     for name, value in (("x", x), ("y", y)):
         if type(value) is not int or value < 0:
             raise BadInput(f"{name} must be a non-negative integer, not {value!r}")
