@@ -16,7 +16,12 @@ here is recomputed on the next read.
   whether positions far out follow from it (:mod:`catalog.compute.wordfarout`);
 - Wythoff's Nim plus single moves (:mod:`catalog.compute.adjoinable`):
   whether each move is adjoinable, hence whether the P-positions are
-  Wythoff's.
+  Wythoff's;
+- games a theorem answers anywhere (:mod:`catalog.compute.theorems`:
+  a-Wythoff, Euclid's game): ``far_out``, with the paper;
+- cone games with Nim's rays (a-Wythoff, (s,t)-Wythoff, m-modular): whether
+  the upper P-positions (A_n, B_n) have B_n − A_n linear in n, and
+  B_n = s·A_n + t·n, with the first n where each fails (``cone_pairs``).
 """
 
 from __future__ import annotations
@@ -26,13 +31,16 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from catalog.compute import dictionary, offsets
+from catalog.compute import dictionary, offsets, theorems
 from catalog.compute.adjoinable import adjoinable
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.games.definition import Definition, canonicalize
 
-#: Bump when a recipe below changes what it returns (2: ``far_out``).
-VERSION = 2
+#: Bump when a recipe below changes what it returns (2: ``far_out``;
+#: 3: theorems' ``far_out``, ``cone_pairs``).
+VERSION = 3
+#: Columns the cone games' pairs are read from.
+CONE_PAIRS_N = 20_000
 
 HST = "Hu, Sleator and Tsin, Wythoff's Nim with Finite Alterations"
 DFNR = (
@@ -53,7 +61,59 @@ def compute(definition: Mapping[str, Any] | Definition) -> dict[str, Any]:
         out.update(_maharaja(game))
     if _wythoff_plus_moves(game):
         out["adjoined_moves"] = _adjoined(game)
+    theorem = theorems.theorem_for(game)
+    if theorem is not None:
+        out["far_out"] = {
+            "value": {"game": theorem.name},
+            "status": "theorem",
+            "source": theorem.source,
+            "note": "is-p at any pile size (10^300 and beyond), exactly, with a "
+            "winning move",
+        }
+    if game.cones and {(0, 1), (1, 0)} <= set(game.rays) and not game.block:
+        out["cone_pairs"] = _cone_pairs(game, CONE_PAIRS_N)
     return out
+
+
+def _cone_pairs(game: Definition, n: int) -> dict[str, Any]:
+    """With Nim's rays a row and a column hold one P-position each: read the
+    upper ones (A_n, B_n), A_n < B_n, n = 1, 2, … (with A_0 = B_0 = 0), and
+    test the papers' forms B_n − A_n = d·n (a-Wythoff, d = a) and
+    B_n = s·A_n + t·n ((s,t)-Wythoff), s, t read off n = 1, 2."""
+    from catalog.compute.ptable import p_positions  # the sweep, only to compute
+
+    found = p_positions(game, n)
+    upper = found[found[:, 0] < found[:, 1]]
+    a = [0, *upper[:, 0].tolist()]
+    b = [0, *upper[:, 1].tolist()]
+    terms = len(a) - 1
+    d = b[1] - a[1] if terms >= 1 else None
+    first_d = None
+    if d is not None:
+        first_d = next((k for k in range(1, terms + 1) if b[k] - a[k] != d * k), None)
+    s = t = first_st = None
+    if terms >= 2 and a[1] != 0 and (a[2] - 2 * a[1]) != 0:
+        # b1 = s a1 + t, b2 = s a2 + 2t: s = (b2 - 2 b1) / (a2 - 2 a1)
+        num, den = b[2] - 2 * b[1], a[2] - 2 * a[1]
+        if num % den == 0:
+            s = num // den
+            t = b[1] - s * a[1]
+            first_st = next(
+                (k for k in range(1, terms + 1) if b[k] != s * a[k] + t * k), None
+            )
+    return {
+        "value": {
+            "difference_linear": terms >= 1 and first_d is None,
+            "slope": d,
+            "first_failure": first_d,
+            "form": None if s is None else {"s": s, "t": t, "holds": first_st is None},
+            "form_first_failure": first_st,
+        },
+        "status": "observed",
+        "source": "Fraenkel 1982 (B_n - A_n = a n) and 1998 (B_n = s A_n + t n)",
+        "terms": terms,
+        "n": n,
+    }
 
 
 def _wythoff_plus_moves(game: Definition) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import bindparam, select
 
-from catalog.compute import closed
+from catalog.compute import closed, theorems
 from catalog.errors import TooMuchWork
 from catalog.games.definition import (
     Definition,
@@ -225,6 +225,15 @@ MAX_EXACT_COORDINATE = 10**300
 def _exact_is_p(
     store: Store, number: int, game: Definition, x: int, y: int
 ) -> dict[str, Any] | None:
+    found = theorems.theorem_for(game)
+    if found is not None:
+        p, move = found.outcome(x, y)
+        return {
+            "id": format_id(number),
+            "position": [x, y],
+            "outcome": "P" if p else "N",
+            "move_to": list(move) if move else None,
+        }
     wythoff = closed.is_wythoff(game) or closed.is_ho_variant(game)
     if wythoff:
         solver = None
@@ -304,6 +313,8 @@ def _exact_kind(game: Definition) -> bool:
     """Is ``game`` of a kind whose outcomes a theorem (or a closed
     dictionary) may give for any size of pile?"""
     if closed.is_wythoff(game) or closed.is_ho_variant(game):
+        return True
+    if theorems.theorem_for(game) is not None:
         return True
     # Imported here: the theorems of the other kinds serve their games alone.
     from catalog.compute.altered import is_altered_wythoff
