@@ -22,7 +22,7 @@ general     c * r * b * (x1 - x0)                            other column
 transposed  (kernel or general of the transpose, H columns)  horizontal ray,
             + c * b' * (x1 - x0)                             no vertical one
 box         r * (x1 - x0) * (a + c * d(H))                   neither ray
-cones       c * r * (x1 - x0) * log2(x1)                     cones, Nim's rays
+cones       c * r * m * log2(m), m = max(x1, H)              cones, Nim's rays
 dense       c * w * max(x1, H)^2                             blocking, Euclid,
                                                              other cones
 =========== ================================================ ================
@@ -58,7 +58,7 @@ from functools import lru_cache
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.grundy import plan as grundy_plan
-from catalog.compute.kindsweeps import DenseSweep
+from catalog.compute.kindsweeps import ConeSweep, DenseSweep
 from catalog.compute.modes import engine, transpose
 from catalog.compute.special_kernel import GeneralSweep
 from catalog.errors import TooMuchWork
@@ -123,7 +123,7 @@ PROBE = 128
 def _probe(game: Definition) -> tuple[float, float]:
     """P-positions per column in the boxes PROBE and 2 * PROBE wide."""
     counts = []
-    box = DenseSweep if engine(game) == "dense" else GeneralSweep
+    box = {"dense": DenseSweep, "cones": ConeSweep}.get(engine(game), GeneralSweep)
     for side in (PROBE, 2 * PROBE):
         found = box(game, height=side).advance(side)
         counts.append(max(1.0, len(found) / side))
@@ -209,8 +209,9 @@ def engine_seconds(
         return rate.column * columns
     if engine in ("kernel", "general"):
         return rate.column * rules(game) * _period(game) * columns
-    if engine == "cones":
-        return rate.column * rules(game) * columns * max(1.0, math.log2(x1))
+    if engine == "cones":  # the box is computed whole
+        side = max(x1, tall)
+        return rate.column * rules(game) * side * max(1.0, math.log2(side))
     if engine == "dense":
         side = max(x1, tall)
         return rate.cell * _dense_weight(game) * side * side
@@ -249,10 +250,8 @@ def p_positions_seconds(game: Definition, n: int) -> float:
 def _positions_per_column(game: Definition, engine: str, height: int) -> float:
     # A column holds at most b P-positions besides its forced ones (column
     # mode), a transposed game's row at most b'; box games as they are seen.
-    if engine in ("box", "dense"):
+    if engine in ("box", "dense", "cones"):
         return density(game, height)
-    if engine == "cones":
-        return 1.0
     if engine == "transposed":
         return _period(transpose(game))
     return _period(game)
@@ -265,7 +264,7 @@ def fill_seconds(
     when it holds columns [0, stored_x) (rows [0, stored_y) in box mode):
     resuming, computing, storing, deriving. Zero when nothing is missing."""
     engine = fill_engine(game)
-    if engine in ("kernel", "general", "cones"):
+    if engine in ("kernel", "general"):
         if stored_x >= n:
             return 0.0
         return (

@@ -121,15 +121,30 @@ def check(game: Definition) -> None:
     for kind in kinds.present(game):
         if kind.no_grundy:
             raise DefinitionError(kind.no_grundy)
-    others = game.beyond("rays", "moves", "ho-restriction", "ho-extension")
-    if others:
-        raise DefinitionError(
-            f"{min(others)}: Grundy values of this rule are not supported yet"
-        )
     if "ho-extension" in game.kinds:
         raise DefinitionError(
             "special: Grundy values of ho-extension are not supported yet"
         )
+
+
+def _enumerated(game: Definition, n: int) -> np.ndarray:
+    """Cones and Euclid's game: the mex over each cell's enumerated options
+    (:func:`catalog.compute.ruleset.dense_grundy`), up to
+    :data:`~catalog.compute.ruleset.GRUNDY_MAX_N`."""
+    from catalog.compute.kindsweeps import cone_rows
+    from catalog.compute.ruleset import GRUNDY_MAX_N, dense_grundy
+
+    n = check_n(n, maximum=GRUNDY_MAX_N)
+    table = dense_grundy(
+        n,
+        rays=np.array(game.rays, dtype=np.int64).reshape(-1, 2),
+        moves=np.array(game.moves, dtype=np.int64).reshape(-1, 2),
+        cones=cone_rows(game.cones),
+        euclid="euclid" in game.kinds,
+        ho_restriction="ho-restriction" in game.kinds,
+    )
+    dtype = np.int16 if n == 0 or table.max() < np.iinfo(np.int16).max else np.int32
+    return table.astype(dtype)
 
 
 def grundy(
@@ -174,6 +189,8 @@ def grundy(
     game = canonicalize(definition)
     n = check_n(n, maximum=MAX_GRUNDY_N)
     check(game)
+    if game.beyond("rays", "moves", "ho-restriction"):
+        return _enumerated(game, n)
     how = plan(game, n, line_bytes)
     dtype = np.int16 if how.top < np.iinfo(np.int16).max else np.int32
     table = np.zeros((n, n), dtype=dtype)

@@ -1,7 +1,19 @@
 """The sweeps of the literature's rule kinds, with the interface of the
-other resumable sweeps (``advance``, ``resume``): :class:`ConeSweep` for
-cone games with Nim's two rays (whole columns), :class:`DenseSweep` for
-every other game of the new kinds (a box).
+other resumable sweeps (``advance``, ``resume``), both held to a box
+[0, x) x [0, height) (:data:`catalog.compute.modes.BOX_ENGINES`):
+
+- :class:`ConeSweep`, cone games with both of Nim's rays: a-Wythoff and
+  (s,t)-Wythoff by Fraenkel's theorems (A_n the mex, B_n = s·A_n + t·n,
+  :mod:`catalog.compute.mex`), every other one by the compiled sparse sweep
+  (:mod:`catalog.compute.conesweep`);
+- :class:`DenseSweep`, every other game of the new kinds (blocking, Euclid's
+  game, cones without Nim's rays): counts of P options cell by cell
+  (:mod:`catalog.compute.dense`).
+
+Either computes its box whole: a box continued to the right is computed
+again from column 0 (a few seconds at 10^7 for a cone game, and the dense
+engine's box is at most :data:`~catalog.compute.modes.MAX_DENSE_N` wide),
+and the store commits it whole, as it does every box.
 """
 
 from __future__ import annotations
@@ -10,36 +22,53 @@ from collections.abc import Callable
 
 import numpy as np
 
-from catalog.games.definition import Definition
+from catalog.compute.theorems import NIM_RAYS, awythoff_parameter
+from catalog.games.definition import Definition, DefinitionError
+from catalog.kinds.cones import Cone
 
 
-def _reference(game: Definition, side: int) -> np.ndarray:
-    from catalog.compute import reference
+def cone_rows(cones: tuple[Cone, ...]) -> np.ndarray:
+    """The engines' rows [s1, t1, s2, t2, has_hi, mod, mirror]: a symmetric
+    cone is two rows, the second mirrored."""
+    rows = []
+    for cone in cones:
+        s2, t2 = cone.hi if cone.hi is not None else (0, 0)
+        row = [*cone.lo, s2, t2, int(cone.hi is not None), cone.mod]
+        rows.append([*row, 0])
+        if cone.symmetric:
+            rows.append([*row, 1])
+    return np.array(rows, dtype=np.int64).reshape(-1, 7)
 
-    return reference.p_positions(game, side)
+
+def st_parameters(game: Definition) -> tuple[int, int] | None:
+    """(s, t) when ``game`` is (s,t)-Wythoff with s >= 2 (Nim's rays and the
+    symmetric cone 0 < k <= l < s·k + t, nothing else), else None (s = 1 is
+    t-Wythoff, whose cone is a band)."""
+    if game.kinds != {"rays", "cones"} or game.rays != NIM_RAYS:
+        return None
+    if len(game.cones) != 1:
+        return None
+    (cone,) = game.cones
+    if cone.hi is None or cone.lo != (1, 0) or cone.mod != 1 or not cone.symmetric:
+        return None
+    s, t = cone.hi[0], cone.hi[1] + 1
+    return (s, t) if s >= 2 and t >= 1 else None
 
 
-class DenseSweep:
-    """A box [0, x) x [0, height) of any game, computed whole."""
+def _pairs(cells: tuple[tuple[int, int], ...]) -> np.ndarray:
+    return np.array(cells, dtype=np.int64).reshape(-1, 2)
+
+
+class _Box:
+    """A box [0, x) x [0, height) computed whole by :meth:`_compute`."""
 
     def __init__(self, game: Definition, height: int) -> None:
         self.game = game
         self.height = height
         self.x = 0
 
-    @classmethod
-    def resume(
-        cls,
-        game: Definition,
-        positions: np.ndarray,
-        x_bound: int,
-        height: int | None = None,
-    ) -> DenseSweep:
-        if height is None:
-            raise ValueError("a dense sweep needs a height")
-        sweep = cls(game, height)
-        sweep.x = x_bound
-        return sweep
+    def _compute(self, side: int) -> np.ndarray:
+        raise NotImplementedError
 
     def advance(
         self,
@@ -47,37 +76,75 @@ class DenseSweep:
         progress: Callable[[int], None] | None = None,
         y_bound: int | None = None,
     ) -> np.ndarray:
+        """The P-positions of the columns [self.x, x_end) below the height
+        (and ``y_bound``)."""
         side = max(x_end, self.height)
-        found = _reference(self.game, side)
+        try:
+            found = self._compute(side)
+        except ValueError as exc:  # an engine's own limit, e.g. block overlaps
+            raise DefinitionError(f"definition: {exc}") from None
         keep = (found[:, 0] >= self.x) & (found[:, 0] < x_end)
-        keep &= found[:, 1] < self.height
-        if y_bound is not None:
-            keep &= found[:, 1] < y_bound
+        keep &= found[:, 1] < min(self.height, y_bound or self.height)
         if progress is not None and x_end > self.x:
             progress(x_end - self.x)
         self.x = max(self.x, x_end)
         return found[keep]
 
 
-class ConeSweep(DenseSweep):
-    """Whole columns of a cone game with both of Nim's rays."""
-
-    def __init__(self, game: Definition) -> None:
-        super().__init__(game, 0)
+class ConeSweep(_Box):
+    """A box of a cone game with both of Nim's rays."""
 
     @classmethod
-    def resume(  # type: ignore[override]
-        cls, game: Definition, positions: np.ndarray, x_bound: int
+    def resume(
+        cls, game: Definition, positions: np.ndarray, x_bound: int, height: int
     ) -> ConeSweep:
-        sweep = cls(game)
+        sweep = cls(game, height)
         sweep.x = x_bound
         return sweep
 
-    def advance(
-        self,
-        x_end: int,
-        progress: Callable[[int], None] | None = None,
-        y_bound: int | None = None,
-    ) -> np.ndarray:
-        self.height = min(2000, 4 * max(x_end, 1) + 16)
-        return super().advance(x_end, progress, y_bound)
+    def _compute(self, side: int) -> np.ndarray:
+        from catalog.compute import conesweep, mex
+
+        game = self.game
+        a = awythoff_parameter(game)
+        if a is not None:
+            return mex.beatty_mex(side, a)
+        st = st_parameters(game)
+        if st is not None:
+            return mex.st_wythoff(side, *st)
+        return conesweep.cone_sweep_p_positions(
+            side,
+            cone_rows(game.cones),
+            rays=_pairs(game.rays),
+            moves=_pairs(game.moves),
+            forced_p=_pairs(game.forced_p),
+            forced_n=_pairs(game.forced_n),
+        )
+
+
+class DenseSweep(_Box):
+    """A box of any game of the kinds the dense engine knows."""
+
+    @classmethod
+    def resume(
+        cls, game: Definition, positions: np.ndarray, x_bound: int, height: int
+    ) -> DenseSweep:
+        sweep = cls(game, height)
+        sweep.x = x_bound
+        return sweep
+
+    def _compute(self, side: int) -> np.ndarray:
+        from catalog.compute.dense import dense_p_positions
+
+        game = self.game
+        return dense_p_positions(
+            side,
+            rays=_pairs(game.rays),
+            moves=_pairs(game.moves),
+            cones=cone_rows(game.cones),
+            euclid="euclid" in game.kinds,
+            ho_restriction="ho-restriction" in game.kinds,
+            block=game.block,
+            forced_p=_pairs(game.forced_p),
+            forced_n=_pairs(game.forced_n),
+        )

@@ -27,9 +27,9 @@ MAX_BOX_N = 30_000
 #: Euclid's game): it keeps a few n x n tables of counts.
 MAX_DENSE_N = 4000
 #: The sweeps a store fill runs, whole columns at a time.
-COLUMN_ENGINES = frozenset({"kernel", "cones", "general"})
-#: The engines held to a box (n x n, at most :func:`max_n`).
-BOX_ENGINES = frozenset({"box", "dense"})
+COLUMN_ENGINES = frozenset({"kernel", "general"})
+#: The engines that compute a box n x n whole (at most :func:`max_n`).
+BOX_ENGINES = frozenset({"box", "dense", "cones"})
 
 
 def engine(game: Definition) -> str:

@@ -372,8 +372,6 @@ def resume_sweep(
     if height is None:
         if name == "kernel":
             return KernelSweep.resume(game, positions, x_bound)
-        if name == "cones":
-            return ConeSweep.resume(game, positions, x_bound)
         if name != "general":
             raise DefinitionError("rays: whole columns need a vertical ray (0, b)")
         return GeneralSweep.resume(game, positions, x_bound)
@@ -381,6 +379,8 @@ def resume_sweep(
         return TransposedSweep.resume(game, positions, x_bound, height)
     if name == "dense":
         return DenseSweep.resume(game, positions, x_bound, height)
+    if name == "cones":
+        return ConeSweep.resume(game, positions, x_bound, height)
     return GeneralSweep.resume(game, positions, x_bound, height)
 
 
@@ -438,13 +438,13 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     name = engine(game)
     if name == "kernel":
         return p_positions_below(game, n)
-    if name == "cones":
-        return ConeSweep(game).advance(n, y_bound=n)
     if name == "general":
         return GeneralSweep(game).advance(n, y_bound=n)
     if name == "transposed":
         return TransposedSweep(game, n).advance(n)
     n = check_n(n, maximum=max_n(game))
+    if name == "cones":
+        return ConeSweep(game, height=n).advance(n)
     if name == "dense":
         return DenseSweep(game, height=n).advance(n)
     from catalog.compute.cost import check_box_memory  # cost imports this module

@@ -1,0 +1,364 @@
+"""The compiled column sweep for cone games with both Nim rays.
+
+With the rays (1, 0) and (0, 1), a row and a column hold at most one
+P-position apart from forced ones: column x's is its lowest cell that is in
+a free row (no P-position to its left) and that no other rule blocks, and
+every cell above it is N. So the sweep labels columns x = 0, 1, ..., n - 1
+and looks in each only for that cell, below n: every P-position with x, y < n
+is found in its own column.
+
+The search leapfrogs, as :mod:`catalog.compute.kernel`'s does. With M the
+least common multiple of the cones' mods, the rows of each class r mod M are
+searched apart: a "next free row" union-find over rows, whose chains link
+rows M apart, gives the lowest free row of the class, and each cone either
+lets the candidate y pass or names a row below which every row of its class
+stays blocked, where the search goes on. A cone blocks (x, y) iff some
+earlier P-position (x', y') lies in its wedge:
+
+- plain cone, k = x - x', l = y - y': with u' = y' - s1 x' and v' = y' - s2 x',
+  u' <= y - s1 x - t1, v' >= y - s2 x - t2 (has_hi) and y' - x' ≡ y - x (mod m).
+  Past k >= kc, l >= 1 follows, so the P-positions enter a structure kc
+  columns late: per class the least u' (no upper bound; once blocked, the
+  rest of the class is), or a Fenwick tree over u' keeping the largest v'
+  (the point found blocks up to y = v' + s2 x + t2). The kc - 1 latest
+  columns are checked directly.
+- mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y'; l >= 1
+  holds, k >= 1 does not: without an upper bound a Fenwick tree over y' keeps
+  the least u' (prefix y' < y); with one, a P-position with k <= 0 would need
+  l <= t2, so they enter t2 + 1 columns late into a Fenwick tree over u'
+  keeping the largest v' and its u' (that point blocks up to
+  y = (x - t1 - u') // s1).
+
+Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
+moves look at the P-positions of column x - a, and forced N cells are looked
+up; each sends the search one row of the class up.
+
+References
+----------
+.. [1] A. S. Fraenkel, Amer. Math. Monthly 89 (1982) 353–361 (a-Wythoff).
+.. [2] A. S. Fraenkel, Annals of Combinatorics 2 (1998) 197–210
+   ((s,t)-Wythoff).
+.. [3] T. Khovanova, J. Niu, "m-Modular Wythoff", arXiv:1608.01025.
+"""
+
+from __future__ import annotations
+
+from math import lcm
+from typing import Any
+
+import numpy as np
+
+from catalog.compute.jit import njit
+from catalog.compute.kernel import _contains, _csr, _find
+from catalog.compute.ruleset import rules
+
+INF = np.iinfo(np.int64).max // 4
+NEG = -INF
+#: Bytes of Fenwick trees above which :func:`cone_sweep_p_positions` refuses.
+TREE_BUDGET = 2**30
+
+
+@njit(cache=True, inline="always")
+def _fen_set(tv, tu, base, size, p, v, u):
+    """Keep (v, u) at position p (0-based) if v is the largest there."""
+    i = p + 1
+    while i <= size:
+        if v > tv[base + i]:
+            tv[base + i] = v
+            tu[base + i] = u
+        i += i & -i
+
+
+@njit(cache=True, inline="always")
+def _fen_best(tv, tu, base, size, p):
+    """(largest v, its u) over positions 0..p (NEG if none)."""
+    i = min(p + 1, size)
+    bv, bu = NEG, 0
+    while i > 0:
+        if tv[base + i] > bv:
+            bv, bu = tv[base + i], tu[base + i]
+        i -= i & -i
+    return bv, bu
+
+
+@njit(cache=True, inline="always")
+def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
+    """The last row of column x that the P-position (xp, yp) blocks, or -1
+    if it does not block (x, y) (INF: the rest of the column)."""
+    k, ell = (y - yp, x - xp) if mirror else (x - xp, y - yp)
+    if k < 1 or ell < 1 or ell < s1 * k + t1 or (ell - k) % m:
+        return -1
+    if hi and ell > s2 * k + t2:
+        return -1
+    if mirror:
+        return INF if s1 == 0 else yp + (ell - t1) // s1
+    return yp + s2 * k + t2 if hi else INF
+
+
+@njit(cache=True)
+def _sweep(
+    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, rays, used, lbase, moves,
+    fp_start, fp_y, fn_start, fn_y, col,
+):  # fmt: skip
+    """Fill col[x] (the natural P-position of column x below n, or -1) for
+    x < n; returns nothing. The structures are described in the module."""
+    nc = cones.shape[0]
+    rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
+    forced_cols = fp_start.size - 1
+    for x in range(n):
+        # P-positions old enough for each cone's structure enter it.
+        for j in range(nc):
+            xo = x - delay[j]
+            if xo < 0:
+                continue
+            s1, t1, s2, t2, hi, m, mirror = cones[j]
+            for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
+                yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
+                if yo < 0:
+                    continue
+                c = (yo - xo) % m
+                b = tbase[j] + c * (tsize[j] + 1)
+                if mirror:
+                    u, v = xo - s1 * yo, xo - s2 * yo
+                else:
+                    u, v = yo - s1 * xo, yo - s2 * xo
+                if not hi and not mirror:
+                    if u < tv[b]:
+                        tv[b] = u
+                elif not hi:  # Fenwick over y', keeping -u' (the least u')
+                    _fen_set(tv, tu, b, tsize[j], yo, -u, u)
+                else:
+                    _fen_set(tv, tu, b, tsize[j], u + shift[j], v, u)
+        limit = n
+        if x < forced_cols and fp_start[x] < fp_start[x + 1]:
+            limit = min(n, fp_y[fp_start[x]])
+        best = limit
+        for r in range(min(big_m, limit)):
+            y = r
+            while True:
+                y = _find(rows, 0, y, n, None)
+                if y >= best:
+                    break
+                nxt = y
+                for j in range(nc):
+                    last = _cone_last(
+                        j, x, y, cones, delay, shift, tbase, tsize, tv, tu, col,
+                        fp_start, fp_y, forced_cols,
+                    )  # fmt: skip
+                    if last >= nxt:
+                        nxt = last + 1
+                if nxt == y:
+                    if _blocked(x, y, rays, used, lbase, n, moves, col, fp_start,
+                                fp_y, fn_start, fn_y, forced_cols):  # fmt: skip
+                        nxt = y + 1
+                    else:
+                        best = y
+                        break
+                if nxt >= best:
+                    break
+                y = nxt + (r - nxt) % big_m
+        col[x] = best if best < limit else -1
+        for idx in range(-1, _nforced(fp_start, x, forced_cols)):
+            yo = col[x] if idx < 0 else fp_y[fp_start[x] + idx]
+            if yo < 0:
+                continue
+            rows[yo] = big_m
+            for i in range(rays.shape[0]):
+                used[_line_index(x, yo, rays[i], lbase[i], n)] = 1
+
+
+@njit(cache=True, inline="always")
+def _nforced(fp_start, x, forced_cols):
+    """How many forced P-positions column x holds."""
+    return fp_start[x + 1] - fp_start[x] if x < forced_cols else 0
+
+
+@njit(cache=True, inline="always")
+def _line_index(x, y, ray, base, n):
+    """The bit of the line of ray (a, b) = g (p, q) through (x, y)."""
+    p, q, g = ray[0], ray[1], ray[2]
+    return base + (y * p - x * q + q * n) * g + (x // p) % g
+
+
+@njit(cache=True)
+def _cone_last(
+    j, x, y, cones, delay, shift, tbase, tsize, tv, tu, col, fp_start, fp_y, fcols
+):
+    """The last row of column x that cone j blocks from (x, y) on, without
+    passing a row of y's class mod the cone's m that it does not block; -1
+    if (x, y) is free of it."""
+    s1, t1, s2, t2, hi, m, mirror = cones[j]
+    c = (y - x) % m
+    b = tbase[j] + c * (tsize[j] + 1)
+    last = -1
+    if not hi and not mirror:
+        if tv[b] <= y - s1 * x - t1:
+            return INF
+    elif not hi:
+        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
+        if w > NEG and u <= x - s1 * y - t1:
+            return INF if s1 == 0 else (x - t1 - u) // s1
+    else:
+        u0 = (x - s1 * y - t1) if mirror else (y - s1 * x - t1)
+        v0 = (x - s2 * y - t2) if mirror else (y - s2 * x - t2)
+        p = u0 + shift[j]
+        if p >= 0:
+            v, u = _fen_best(tv, tu, b, tsize[j], p)
+            if v >= v0:
+                if not mirror:
+                    last = v + s2 * x + t2
+                else:
+                    last = INF if s1 == 0 else (x - t1 - u) // s1
+    for xo in range(max(0, x - delay[j] + 1), x):  # the latest columns
+        for idx in range(-1, _nforced(fp_start, xo, fcols)):
+            yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
+            if yo >= 0:
+                end = _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo)
+                if end > last:
+                    last = end
+    return last
+
+
+@njit(cache=True)
+def _blocked(
+    x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
+):
+    """Is (x, y) N by a forced label, an extra ray or a single move?"""
+    if x < fcols and _contains(fn_y, fn_start[x], fn_start[x + 1], y):
+        return True
+    for i in range(rays.shape[0]):
+        if used[_line_index(x, y, rays[i], lbase[i], n)]:
+            return True
+    for i in range(moves.shape[0]):
+        xs, ys = x - moves[i, 0], y - moves[i, 1]
+        if xs >= 0 and ys >= 0:
+            if col[xs] == ys:
+                return True
+            if xs < fcols and _contains(fp_y, fp_start[xs], fp_start[xs + 1], ys):
+                return True
+    return False
+
+
+def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
+    """Each cone's delay, u' shift and Fenwick trees (flat, per class)."""
+    delay = np.ones(len(cones), dtype=np.int64)
+    shift = np.zeros(len(cones), dtype=np.int64)
+    tsize = np.zeros(len(cones), dtype=np.int64)
+    tbase = np.zeros(len(cones), dtype=np.int64)
+    total = 0
+    for j, (s1, _t1, _s2, t2, hi, m, mirror) in enumerate(cones.tolist()):
+        if not mirror:
+            delay[j] = kc[j]
+        elif hi:
+            delay[j] = max(1, t2 + 1)
+        shift[j] = s1 * n
+        if not hi and not mirror:
+            tsize[j] = 0  # one value a class: the least u'
+        elif not hi:
+            tsize[j] = n  # over y'
+        else:
+            tsize[j] = (s1 + 1) * n  # over u' + s1 n
+        tbase[j] = total
+        total += m * (tsize[j] + 1)
+    if 16 * total > TREE_BUDGET:
+        raise ValueError(
+            f"the cones' trees need {16 * total} bytes (over {TREE_BUDGET}): "
+            "use the dense engine or a smaller n"
+        )
+    tv = np.full(total, NEG, dtype=np.int64)
+    for j, row in enumerate(cones.tolist()):
+        if not row[4] and not row[6]:
+            tv[tbase[j] : tbase[j] + row[5]] = INF  # the least u' of each class
+    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64)
+
+
+def cone_sweep_p_positions(
+    n: int,
+    cones: Any,
+    rays: Any = ((1, 0), (0, 1)),
+    moves: Any = None,
+    forced_p: Any = None,
+    forced_n: Any = None,
+) -> np.ndarray:
+    """Every P-position with x, y < n of a cone game with both Nim rays.
+
+    Parameters
+    ----------
+    n : int
+        The box side (>= 0).
+    cones : array_like of shape (k, 7)
+        Rows [s1, t1, s2, t2, has_hi, mod, mirror], as
+        :func:`catalog.compute.dense.dense_p_positions` takes them.
+    rays : array_like of shape (k, 2)
+        Must contain (1, 0) and (0, 1); any others are allowed.
+    moves : array_like of shape (k, 2)
+        Single moves.
+    forced_p, forced_n : array_like of shape (k, 2)
+        Cells forced P or N.
+
+    Returns
+    -------
+    numpy.ndarray
+        (k, 2) int64 sorted by x then y; the same as
+        :func:`~catalog.compute.dense.dense_p_positions` (block 0).
+
+    Raises
+    ------
+    ValueError
+        Without both Nim rays, on a malformed rule, or when the trees would
+        pass :data:`TREE_BUDGET`.
+
+    Notes
+    -----
+    Time per column: for each class of rows mod M (M = lcm of the mods),
+    a union-find find and, per cone and jump, a Fenwick query (O(log n)) and
+    a look at the cone's delay columns (kc - 1, or t2 for a mirrored cone
+    with an upper bound); each extra-ray, move or forced-N hit costs one
+    more step. Memory: 8 (n + M) bytes of rows, 8 n of columns, per cone
+    16 m ((s1 + 1) n) bytes of trees with an upper bound (16 m n mirrored
+    without one, 16 m plain without one), per extra ray (a, b) = g (p, q)
+    g (p + q) n bytes of lines.
+
+    Examples
+    --------
+    >>> cone_sweep_p_positions(12, [[1, -1, 1, 1, 1, 1, 0]]).tolist()
+    [[0, 0], [1, 3], [2, 6], [3, 1], [4, 10], [6, 2], [10, 4]]
+    """
+    r = rules(rays, moves, cones)
+    nim = {(1, 0), (0, 1)}
+    if not nim <= {tuple(v) for v in r.rays.tolist()}:
+        raise ValueError("the cone sweep needs both rays (1, 0) and (0, 1)")
+    if n <= 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    extra = np.array(
+        [(a, b) for a, b in r.rays.tolist() if a and b], dtype=np.int64
+    ).reshape(-1, 2)
+    g = np.gcd(extra[:, 0], extra[:, 1])
+    rays3 = np.column_stack([extra[:, 0] // g, extra[:, 1] // g, g])
+    sizes = (rays3[:, 0] + rays3[:, 1]) * n * rays3[:, 2] + rays3[:, 2]
+    lbase = (np.cumsum(sizes) - sizes).astype(np.int64)
+    used = np.zeros(int(sizes.sum()), dtype=np.uint8)
+    fp = _cells(forced_p, n)
+    fn = _cells(forced_n, n)
+    columns = 1 + max(int(fp[:, 0].max(initial=-1)), int(fn[:, 0].max(initial=-1)))
+    fp_start, fp_y = _csr(tuple(map(tuple, fp.tolist())), columns)
+    fn_start, fn_y = _csr(tuple(map(tuple, fn.tolist())), columns)
+    big_m = lcm(1, *(int(m) for m in r.cones[:, 5]))
+    trees = _trees(n, r.cones, r.kc)
+    col = np.full(n, -1, dtype=np.int64)
+    _sweep(
+        n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
+        fp_start, fp_y, fn_start, fn_y, col,
+    )  # fmt: skip
+    xs = np.flatnonzero(col >= 0)
+    out = np.concatenate([np.column_stack([xs, col[xs]]), fp]).astype(np.int64)
+    out = np.unique(out, axis=0)  # sorted by x then y
+    return out
+
+
+def _cells(cells: Any, n: int) -> np.ndarray:
+    """Forced cells inside the box, (k, 2) int64."""
+    arr = np.asarray([] if cells is None else cells, dtype=np.int64).reshape(-1, 2)
+    if (arr < 0).any():
+        raise ValueError("forced cells must have non-negative coordinates")
+    return arr[(arr[:, 0] < n) & (arr[:, 1] < n)]
