@@ -157,12 +157,29 @@ def _rules(definition: dict[str, Any]) -> str:
         parts.append("rays " + " ".join(f"({a},{b})" for a, b in definition["rays"]))
     if definition["moves"]:
         parts.append("moves " + " ".join(f"({a},{b})" for a, b in definition["moves"]))
+    for cone in definition.get("cones") or ():
+        parts.append("cone " + _cone(cone))
     alter = definition.get("alter") or {}
     for kind in ("P", "N"):
         if alter.get(kind):
             cells = " ".join(f"({x},{y})" for x, y in alter[kind])
             parts.append(f"forced {kind} {cells}")
     return "; ".join(parts) or "no moves"
+
+
+def _cone(cone: dict[str, Any]) -> str:
+    """A cone as its inequalities: ``-1 <= l - k <= 1``-style, short."""
+    (s1, t1), hi = cone["lo"], cone["hi"]
+    text = f"l >= {s1}k{t1:+d}"
+    if hi is not None:
+        text += f", l <= {hi[0]}k{hi[1]:+d}"
+    if cone.get("mod"):
+        text += f", l = k mod {cone['mod']}"
+    return f"[{text}{', mirrored too' if cone.get('symmetric') else ''}]"
+
+
+#: Rays of the maximal game shown at a terminal; ``--json`` has them all.
+SHOWN_RAYS = 12
 
 
 def render_identify(doc: dict[str, Any]) -> str:
@@ -181,7 +198,10 @@ def render_identify(doc: dict[str, Any]) -> str:
             lines.append(f"  … and {more} more")
     else:
         lines.append(f"No stored entry has exactly these P-positions below {n}.")
-    rays = " ".join(f"({a},{b})" for a, b in doc["maximal"]["rays"]) or "none"
+    every = doc["maximal"]["rays"]
+    rays = " ".join(f"({a},{b})" for a, b in every[:SHOWN_RAYS]) or "none"
+    if len(every) > SHOWN_RAYS:
+        rays += f" … ({len(every)} rays in all; --json lists them)"
     if doc["invariant"]:
         lines.append(
             "An invariant game has them. The maximal game (every move "

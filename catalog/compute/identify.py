@@ -56,6 +56,7 @@ import numpy as np
 
 from catalog.errors import BadInput, Unprocessable
 from catalog.games.definition import MAX_RULES
+from catalog.kinds.cones import Cone
 
 #: Largest window n of one identification (n × n cells, n² candidate steps).
 MAX_IDENTIFY_N = 256
@@ -142,6 +143,8 @@ class Game:
     forced_p: tuple[Cell, ...] = ()
     forced_n: tuple[Cell, ...] = ()
     size: int = 0
+    #: Cones of the literature's games (:mod:`catalog.compute.recognise`).
+    cones: tuple[Cone, ...] = ()
 
     @property
     def forced(self) -> int:
@@ -156,6 +159,8 @@ class Game:
             "moves": [list(m) for m in sorted(self.moves)],
             "special": [],
         }
+        if self.cones:
+            data["cones"] = [c.to_json() for c in self.cones]
         if self.forced:
             data["alter"] = {
                 "P": [list(c) for c in sorted(self.forced_p)],
@@ -343,6 +348,21 @@ def reproduces(window: Window, game: Game) -> bool:
     return bool((grid | forced_n | _cover(grid, steps)).all())
 
 
+def _literature(window: Window) -> list[Game]:
+    """The literature's games with the data as P-positions, sized as rule
+    sets are: a ray or move and its mirror count one together for symmetric
+    data, a cone one."""
+    from catalog.compute.recognise import literature_games
+
+    out = []
+    for rays, cones in literature_games(window.grid):
+        count = len(rays)
+        if window.symmetric:
+            count = len({tuple(sorted(r)) for r in rays})
+        out.append(Game(rays=rays, moves=(), size=count + len(cones), cones=cones))
+    return sorted(out, key=lambda g: g.size)
+
+
 def identify(window: Window, limit: int = 5, seconds: float | None = None) -> Answer:
     """Everything the data says about the games that have it as P-set.
 
@@ -368,14 +388,25 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
     answer = Answer(window, maximal(window))
     below: int | None = None
     if answer.invariant:
+        # The literature's games first: a cone game found bounds the search
+        # of rays and moves to games as small.
+        known = _literature(window)
+        cap = known[0].size + 1 if known else None
         # The rule sets first; the altered games below them get what is left,
         # and at least the last quarter.
         first = start + 0.75 * (deadline - start)
-        found = Search(window, answer.maximal, False, first).smallest(limit, first)
-        answer.games, answer.exact, answer.bound = found.games, found.exact, found.bound
-        if found.games:
-            below = found.games[0].size
-        elif found.exact:
+        found = Search(window, answer.maximal, False, first).smallest(
+            limit, first, below=cap
+        )
+        games = sorted(found.games + known, key=lambda g: g.size)
+        least = games[0].size if games else None
+        answer.games = [g for g in games if g.size == least][:limit]
+        answer.exact, answer.bound = found.exact, found.bound
+        if known and found.exact:
+            answer.bound = None
+        if answer.games:
+            below = answer.games[0].size
+        elif found.exact and not known:
             answer.notes.append(
                 f"an invariant game has these P-positions, but none with at most "
                 f"{MAX_RULES} rays and {MAX_RULES} single moves (a definition's "

@@ -1,0 +1,79 @@
+"""Identify recognises the literature's cone games: the data of a-Wythoff,
+(s,t)-Wythoff and m-modular Wythoff is answered with Nim's rays and one
+cone, not with the hundreds of rays of the maximal game."""
+
+from __future__ import annotations
+
+import pytest
+
+import catalog
+from catalog.compute.identify import Window, identify
+from catalog.compute.recognise import literature_games
+from catalog.games.definition import canonicalize
+
+NIM = [[1, 0], [0, 1]]
+GAMES = {
+    "2-Wythoff": {"rays": NIM, "cones": [{"lo": [1, -1], "hi": [1, 1]}]},
+    "5-Wythoff": {"rays": NIM, "cones": [{"lo": [1, -4], "hi": [1, 4]}]},
+    "(2,1)-Wythoff": {
+        "rays": NIM,
+        "cones": [{"lo": [1, 0], "hi": [2, 0], "symmetric": True}],
+    },
+    "(3,4)-Wythoff": {
+        "rays": NIM,
+        "cones": [{"lo": [1, 0], "hi": [3, 3], "symmetric": True}],
+    },
+    "4-modular": {"rays": NIM, "cones": [{"lo": [0, 1], "mod": 4}]},
+}
+
+
+def window(definition: dict, n: int) -> Window:
+    return Window.of(catalog.p_positions(definition, n).tolist(), n, symmetric=True)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_family_is_recognised_from_its_data(name):
+    game = canonicalize(GAMES[name])
+    found = literature_games(window(GAMES[name], 60).grid)
+    assert (game.rays, game.cones) in found
+
+
+def test_other_data_is_no_literature_game():
+    maharaja = {"rays": [*NIM, [1, 1]], "moves": [[1, 2], [2, 1]]}
+    assert literature_games(window(maharaja, 60).grid) == []
+    assert literature_games(window({"rays": NIM}, 60).grid) == []
+
+
+def test_two_wythoffs_data_is_answered_with_one_cone():
+    """The issue's case: 2-Wythoff's P-positions below 60, symmetric."""
+    answer = identify(window(GAMES["2-Wythoff"], 60), seconds=60)
+    assert answer.invariant and answer.exact
+    assert len(answer.maximal.rays) > 400  # what a rays-only answer would face
+    assert [g.size for g in answer.games] == [2]
+    assert answer.games[0].definition == {
+        "rays": [[0, 1], [1, 0]],
+        "moves": [],
+        "special": [],
+        "cones": [{"lo": [1, -1], "hi": [1, 1], "mod": None, "symmetric": False}],
+    }
+
+
+def test_wythoffs_small_window_keeps_its_rays_first():
+    """Below 6 an m-modular game with m >= 6 moves only along the diagonal
+    (not listed: the ray (1, 1) says it); those with m = 4, 5 are other
+    games of the same size with the same P-positions there, listed after
+    Wythoff's rays."""
+    data = Window.of([(0, 0), (1, 2), (3, 5)], 6, symmetric=True)
+    answer = identify(data)
+    assert answer.games[0].definition == {
+        "rays": [[0, 1], [1, 0], [1, 1]],
+        "moves": [],
+        "special": [],
+    }
+    mods = [g.definition["cones"][0]["mod"] for g in answer.games[1:]]
+    assert mods == [4, 5]
+    for g in answer.games:
+        cells = catalog.p_positions(g.definition, 6)
+        assert sorted(map(tuple, cells.tolist())) == sorted(
+            map(tuple, zip(*data.grid.nonzero(), strict=True))
+        )
