@@ -186,7 +186,7 @@ def render_entry(doc: dict[str, Any]) -> str:
                 value = f"Wythoff's P-positions: {same} ({moves})"
             elif isinstance(value, dict):
                 value = ", ".join(f"{k} = {v}" for k, v in value.items())
-                if name == "far_out":  # what an "observed" rests on
+                if item.get("checked_to") is not None:  # what an "observed" rests on
                     value += f", checked on {item['checked_to']} columns"
             lines.append(f"  {name:<11} {value}  [{item['status']}: {item['source']}]")
     book = theory.get("dictionary")

@@ -79,7 +79,8 @@ def _cone_pairs(game: Definition, n: int) -> dict[str, Any]:
     """With Nim's rays a row and a column hold one P-position each: read the
     upper ones (A_n, B_n), A_n < B_n, n = 1, 2, … (with A_0 = B_0 = 0), and
     test the papers' forms B_n − A_n = d·n (a-Wythoff, d = a) and
-    B_n = s·A_n + t·n ((s,t)-Wythoff), s, t read off n = 1, 2."""
+    B_n = s·A_n + t·n ((s,t)-Wythoff), s and t read off the first pair and
+    the first one not proportional to it."""
     from catalog.compute.ptable import p_positions  # the sweep, only to compute
 
     found = p_positions(game, n)
@@ -92,15 +93,18 @@ def _cone_pairs(game: Definition, n: int) -> dict[str, Any]:
     if d is not None:
         first_d = next((k for k in range(1, terms + 1) if b[k] - a[k] != d * k), None)
     s = t = first_st = None
-    if terms >= 2 and a[1] != 0 and (a[2] - 2 * a[1]) != 0:
-        # b1 = s a1 + t, b2 = s a2 + 2t: s = (b2 - 2 b1) / (a2 - 2 a1)
-        num, den = b[2] - 2 * b[1], a[2] - 2 * a[1]
-        if num % den == 0:
-            s = num // den
-            t = b[1] - s * a[1]
-            first_st = next(
-                (k for k in range(1, terms + 1) if b[k] != s * a[k] + t * k), None
-            )
+    # s and t from (A_1, B_1) and the first pair not proportional to it.
+    for j in range(2, terms + 1):
+        den = a[1] * j - a[j]
+        if den:
+            num = b[1] * j - b[j]
+            if num % den == 0:
+                s = num // den
+                t = b[1] - s * a[1]
+                first_st = next(
+                    (k for k in range(1, terms + 1) if b[k] != s * a[k] + t * k), None
+                )
+            break
     return {
         "value": {
             "difference_linear": terms >= 1 and first_d is None,

@@ -91,3 +91,25 @@ def test_grundy_of_cones_and_euclid_and_its_refusals():
     }
     with pytest.raises(DefinitionError, match="^block: .*not defined"):
         grundy.grundy({"rays": NIM, "block": 1}, 5)
+
+
+def test_the_invariants_speak_to_fraenkels_papers():
+    from catalog.compute import invariants
+
+    two = invariants.compute({"rays": NIM, "cones": [{"lo": [1, -1], "hi": [1, 1]}]})
+    assert (
+        two["far_out"]["status"] == "theorem" and "Fraenkel" in two["far_out"]["source"]
+    )
+    assert two["cone_pairs"]["value"]["difference_linear"] is True
+    assert two["cone_pairs"]["value"]["slope"] == 2
+    assert two["cone_pairs"]["value"]["form"] == {"s": 1, "t": 2, "holds": True}
+    st = {"rays": NIM, "cones": [{"lo": [1, 0], "hi": [2, 2], "symmetric": True}]}
+    pairs = invariants.compute(st)["cone_pairs"]["value"]
+    assert pairs["form"] == {"s": 2, "t": 3, "holds": True}
+    assert pairs["difference_linear"] is False and pairs["first_failure"] == 5
+    assert "far_out" not in invariants.compute(st)  # no Beatty form for s >= 2
+    euclid = invariants.compute({"special": ["euclid"]})
+    assert (
+        euclid["far_out"]["status"] == "theorem"
+        and "Cole" in euclid["far_out"]["source"]
+    )
