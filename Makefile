@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers bench-cones serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -44,6 +44,9 @@ bench-copy:  ## wythoff db copy into SQLite and PostgreSQL on the full family ca
 
 bench-warm:  ## p99 of a fresh gunicorn's first 15 s under the mixed load (benchmarks/warm.py)
 	$(PY) benchmarks/warm.py
+
+bench-cones:  ## issue 40's engines: cone sweep vs Maharaja at 10^6, mex paths vs closed form at 10^7, dense (benchmarks/cones.py)
+	$(PY) benchmarks/cones.py
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
 	$(PY) benchmarks/cli.py

@@ -49,7 +49,7 @@ def test_a_clean_catalog_passes(store, runner, catalog_url):
     result = runner.invoke(cli, ["verify", "--json", "--db", catalog_url])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["ok"] and len(doc["entries"]) == 25
+    assert doc["ok"] and len(doc["entries"]) == 26
     by_id = {e["id"]: e for e in doc["entries"]}
     assert by_id["W000001"]["checks"] == {
         "chunks": "ok",

@@ -90,7 +90,8 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                         {"enum": [*FIELDS, *ALIASES, *TABLE_EXTRAS]},
                         "offset, offset_dx, offset_dy, defects, saturation_column, "
                         "deviations, deviations_min, deviations_max, "
-                        "adjoined_moves, one_p_per_column, symmetric, xref_class "
+                        "adjoined_moves, one_p_per_column, symmetric, cone_slope, "
+                        "cone_form, cone_s, cone_t, xref_class "
                         "or id (deviation and adjoined: earlier spellings)",
                         required=True,
                     ),

@@ -25,9 +25,15 @@ earlier P-position (x', y') lies in its wedge:
 - mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y'; l >= 1
   holds, k >= 1 does not: without an upper bound a Fenwick tree over y' keeps
   the least u' (prefix y' < y); with one, a P-position with k <= 0 would need
-  l <= t2, so they enter t2 + 1 columns late into a Fenwick tree over u'
-  keeping the largest v' and its u' (that point blocks up to
-  y = (x - t1 - u') // s1).
+  l <= t2, so they enter t2 + 1 columns late into a Fenwick tree over v'
+  (a suffix v' >= x - s2 y - t2) keeping the least u' (that point blocks
+  up to y = (x - t1 - u') // s1, the farthest of all).
+- a band (a plain cone with s1 = s2 = s, as a-Wythoff's): a P-position blocks
+  the lines w = y - s x in [u' + t1, u' + t2] of its class, for good. A
+  "next free line" union-find per class (chains m lines apart) marks each
+  line once and sends the search straight past the run of blocked lines,
+  where the Fenwick tree would stop at every band. A mirrored band of
+  slope 1 is the plain band [1, -t2, 1, -t1].
 
 Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
 moves look at the P-positions of column x - a, and forced N cells are looked
@@ -82,6 +88,24 @@ def _fen_best(tv, tu, base, size, p):
 
 
 @njit(cache=True, inline="always")
+def _mark_band(ring, base, lo, hi, m, size):
+    """Block the band [lo, hi] of a band cone's class (clipped to its
+    ``size + 1 - m`` lines): chains link lines m apart, so each residue's
+    free lines in the band are found by :func:`_find` and marked once."""
+    top = size + 1 - m
+    lo = max(lo, 0)
+    hi = min(hi, top - 1)
+    for rho in range(m):
+        w = lo + (rho - lo) % m
+        while w <= hi:
+            w = _find(ring, base, w, top, None)
+            if w > hi:
+                break
+            ring[base + w] = m
+            w += m
+
+
+@njit(cache=True, inline="always")
 def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
     """The last row of column x that the P-position (xp, yp) blocks, or -1
     if it does not block (x, y) (INF: the rest of the column)."""
@@ -122,11 +146,15 @@ def _sweep(
                     u, v = xo - s1 * yo, xo - s2 * yo
                 else:
                     u, v = yo - s1 * xo, yo - s2 * xo
-                if not hi and not mirror:
+                if hi and not mirror and s1 == s2:
+                    _mark_band(tv, b, u + t1 + shift[j], u + t2 + shift[j], m, tsize[j])
+                elif not hi and not mirror:
                     if u < tv[b]:
                         tv[b] = u
                 elif not hi:  # Fenwick over y', keeping -u' (the least u')
                     _fen_set(tv, tu, b, tsize[j], yo, -u, u)
+                elif mirror:  # over n - 1 - v' (a suffix of v'), the least u'
+                    _fen_set(tv, tu, b, tsize[j], n - 1 - v, -u, u)
                 else:
                     _fen_set(tv, tu, b, tsize[j], u + shift[j], v, u)
         limit = n
@@ -142,7 +170,7 @@ def _sweep(
                 nxt = y
                 for j in range(nc):
                     last = _cone_last(
-                        j, x, y, cones, delay, shift, tbase, tsize, tv, tu, col,
+                        j, x, y, n, cones, delay, shift, tbase, tsize, tv, tu, col,
                         fp_start, fp_y, forced_cols,
                     )  # fmt: skip
                     if last >= nxt:
@@ -182,7 +210,7 @@ def _line_index(x, y, ray, base, n):
 
 @njit(cache=True)
 def _cone_last(
-    j, x, y, cones, delay, shift, tbase, tsize, tv, tu, col, fp_start, fp_y, fcols
+    j, x, y, n, cones, delay, shift, tbase, tsize, tv, tu, col, fp_start, fp_y, fcols
 ):
     """The last row of column x that cone j blocks from (x, y) on, without
     passing a row of y's class mod the cone's m that it does not block; -1
@@ -191,24 +219,32 @@ def _cone_last(
     c = (y - x) % m
     b = tbase[j] + c * (tsize[j] + 1)
     last = -1
-    if not hi and not mirror:
+    if hi and not mirror and s1 == s2:
+        top = tsize[j] + 1 - m
+        w = y - s1 * x + shift[j]
+        w1 = _find(tv, b, w, top, None)
+        if w1 >= top:
+            return INF
+        last = y + (w1 - w) - 1
+    elif not hi and not mirror:
         if tv[b] <= y - s1 * x - t1:
             return INF
     elif not hi:
         w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
         if w > NEG and u <= x - s1 * y - t1:
             return INF if s1 == 0 else (x - t1 - u) // s1
-    else:
-        u0 = (x - s1 * y - t1) if mirror else (y - s1 * x - t1)
-        v0 = (x - s2 * y - t2) if mirror else (y - s2 * x - t2)
-        p = u0 + shift[j]
+    elif mirror:  # the least u' over v' >= v0 reaches the farthest
+        p = n - 1 - (x - s2 * y - t2)
+        if p >= 0:
+            w, u = _fen_best(tv, tu, b, tsize[j], p)
+            if w > NEG and u <= x - s1 * y - t1:
+                last = INF if s1 == 0 else (x - t1 - u) // s1
+    else:  # the largest v' over u' <= u0 reaches the farthest
+        p = y - s1 * x - t1 + shift[j]
         if p >= 0:
             v, u = _fen_best(tv, tu, b, tsize[j], p)
-            if v >= v0:
-                if not mirror:
-                    last = v + s2 * x + t2
-                else:
-                    last = INF if s1 == 0 else (x - t1 - u) // s1
+            if v >= y - s2 * x - t2:
+                last = v + s2 * x + t2
     for xo in range(max(0, x - delay[j] + 1), x):  # the latest columns
         for idx in range(-1, _nforced(fp_start, xo, fcols)):
             yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
@@ -246,16 +282,20 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     tsize = np.zeros(len(cones), dtype=np.int64)
     tbase = np.zeros(len(cones), dtype=np.int64)
     total = 0
-    for j, (s1, _t1, _s2, t2, hi, m, mirror) in enumerate(cones.tolist()):
+    for j, (s1, _t1, s2, t2, hi, m, mirror) in enumerate(cones.tolist()):
         if not mirror:
             delay[j] = kc[j]
         elif hi:
             delay[j] = max(1, t2 + 1)
         shift[j] = s1 * n
-        if not hi and not mirror:
+        if hi and not mirror and s1 == s2:
+            tsize[j] = (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
+        elif not hi and not mirror:
             tsize[j] = 0  # one value a class: the least u'
         elif not hi:
             tsize[j] = n  # over y'
+        elif mirror:
+            tsize[j] = (s2 + 1) * n  # over n - 1 - v'
         else:
             tsize[j] = (s1 + 1) * n  # over u' + s1 n
         tbase[j] = total
@@ -269,6 +309,9 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     for j, row in enumerate(cones.tolist()):
         if not row[4] and not row[6]:
             tv[tbase[j] : tbase[j] + row[5]] = INF  # the least u' of each class
+        elif row[4] and not row[6] and row[0] == row[2]:
+            # a band: every line free
+            tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
     return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64)
 
 
@@ -324,7 +367,7 @@ def cone_sweep_p_positions(
     >>> cone_sweep_p_positions(12, [[1, -1, 1, 1, 1, 1, 0]]).tolist()
     [[0, 0], [1, 3], [2, 6], [3, 1], [4, 10], [6, 2], [10, 4]]
     """
-    r = rules(rays, moves, cones)
+    r = rules(rays, moves, _as_bands(cones))
     nim = {(1, 0), (0, 1)}
     if not nim <= {tuple(v) for v in r.rays.tolist()}:
         raise ValueError("the cone sweep needs both rays (1, 0) and (0, 1)")
@@ -362,3 +405,15 @@ def _cells(cells: Any, n: int) -> np.ndarray:
     if (arr < 0).any():
         raise ValueError("forced cells must have non-negative coordinates")
     return arr[(arr[:, 0] < n) & (arr[:, 1] < n)]
+
+
+def _as_bands(cones: Any) -> np.ndarray:
+    """The cones, a mirrored band of slope 1 ([1, t1, 1, t2, 1, m, 1]: the
+    steps (dx, dy) with dy + t1 <= dx <= dy + t2) written as the plain band
+    [1, -t2, 1, -t1, 1, m, 0] it equals, which the sweep jumps over faster."""
+    arr = np.asarray([] if cones is None else cones, dtype=np.int64).reshape(-1, 7)
+    arr = arr.copy()
+    band = (arr[:, 0] == 1) & (arr[:, 2] == 1) & (arr[:, 4] == 1) & (arr[:, 6] == 1)
+    arr[band, 1], arr[band, 3] = -arr[band, 3], -arr[band, 1]
+    arr[band, 6] = 0
+    return arr

@@ -40,6 +40,12 @@ def _wythoff_plus_moves(game: Definition) -> bool:
     )
 
 
+def _cone_pairs(game: Definition) -> bool:
+    """Cone games with Nim's rays: one P-position a row and a column, read as
+    pairs (A_n, B_n) (:func:`catalog.compute.invariants._cone_pairs`)."""
+    return bool(game.cones) and {(0, 1), (1, 0)} <= set(game.rays) and not game.block
+
+
 @dataclass(frozen=True)
 class Field:
     """An invariant in indexed columns: its kind, and the games it applies to."""
@@ -75,6 +81,15 @@ FIELDS: dict[str, Field] = {
         ),
         Field("one_p_per_column", "bool", column_mode, "one P-position per column"),
         Field("symmetric", "bool", column_mode, "P-positions symmetric in x, y"),
+        Field(
+            "cone_slope",
+            "int",
+            _cone_pairs,
+            "d with B_n - A_n = d n (a-Wythoff: a), cone games",
+        ),
+        Field("cone_form", "pair", _cone_pairs, "s,t with B_n = s A_n + t n"),
+        Field("cone_s", "int", _cone_pairs, "the form's s"),
+        Field("cone_t", "int", _cone_pairs, "the form's t"),
         Field(
             "xref_class",
             "id",

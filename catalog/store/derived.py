@@ -403,6 +403,8 @@ def store_invariants(
     offset = (data.get("offset") or {}).get("value")
     deviations = (data.get("deviations") or {}).get("value")
     adjoined = (data.get("adjoined_moves") or {}).get("value")
+    pairs = (data.get("cone_pairs") or {}).get("value") or {}
+    form = pairs.get("form") if pairs.get("form") and pairs["form"]["holds"] else None
     _set_facts(
         session,
         entry_id,
@@ -414,6 +416,9 @@ def store_invariants(
         deviation_min=deviations["min"] if deviations else None,
         deviation_max=deviations["max"] if deviations else None,
         adjoined_same=adjoined["same_p_positions_as_wythoff"] if adjoined else None,
+        cone_slope=pairs["slope"] if pairs.get("difference_linear") else None,
+        cone_s=form["s"] if form else None,
+        cone_t=form["t"] if form else None,
     )
 
 

@@ -35,6 +35,10 @@ FACT_COLUMNS: dict[str, tuple[InstrumentedAttribute[Any], ...]] = {
     "one_p_per_column": (Facts.one_p_per_column,),
     "symmetric": (Facts.symmetric,),
     "xref_class": (Facts.xref_class,),
+    "cone_slope": (Facts.cone_slope,),
+    "cone_form": (Facts.cone_s, Facts.cone_t),
+    "cone_s": (Facts.cone_s,),
+    "cone_t": (Facts.cone_t,),
 }
 PARAMETER_COLUMNS = (Label.p1, Label.p2, Label.p3)
 assert set(FACT_COLUMNS) == set(FIELDS)

@@ -200,6 +200,9 @@ class Facts(Base):
     y_head: Mapped[int | None]
     y_length: Mapped[int | None]
     y_digest: Mapped[int | None]
+    cone_slope: Mapped[int | None]
+    cone_s: Mapped[int | None]
+    cone_t: Mapped[int | None]
 
 
 class Label(Base):

@@ -336,6 +336,17 @@ facts = Table(
     ),
     Column("y_length", BigInteger, comment="terms of the stored y(x)"),
     Column("y_digest", BigInteger, comment="the stored y(x), hashed"),
+    Column(
+        "cone_slope",
+        BigInteger,
+        comment="d with B_n - A_n = d·n on the computed pairs (cone games)",
+    ),
+    Column(
+        "cone_s",
+        BigInteger,
+        comment="s with B_n = s·A_n + t·n on the computed pairs",
+    ),
+    Column("cone_t", BigInteger),
     Index("ix_facts_offset", "offset_dx", "offset_dy", "entry_id"),
     Index("ix_facts_offset_dy", "offset_dy", "entry_id"),
     Index("ix_facts_defects", "defects", "entry_id"),
@@ -347,6 +358,8 @@ facts = Table(
     Index("ix_facts_symmetric", "symmetric", "entry_id"),
     Index("ix_facts_xref_class", "xref_class", "entry_id"),
     Index("ix_facts_y", "y_head", "y_length", "y_digest", "entry_id"),
+    Index("ix_facts_cone_slope", "cone_slope", "entry_id"),
+    Index("ix_facts_cone_form", "cone_s", "cone_t", "entry_id"),
 )
 
 #: A family member's permanent label (``box.8.13``) and its parameters.

@@ -86,7 +86,7 @@ def test_a_copy_holds_the_catalog_row_for_row_and_verifies(computed, target):
         added = service.add(
             store, '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[3, 7]]}'
         )
-        assert added["id"] == "W000026"
+        assert added["id"] == "W000027"
     finally:
         store.dispose()
 

@@ -143,14 +143,14 @@ def test_user_entries_stay_below_the_family_blocks(make_store):
     store = make_store(**SMALL)
     service.seed_families(store, ["box"])
     added = service.add(store, '{"rays": [[1, 0], [0, 1], [2, 3]]}')
-    assert added == {"id": "W000026", "created": True}
+    assert added == {"id": "W000027", "created": True}
     # A family's game added by hand gets the next number and its labels; it
     # keeps that number when the family is seeded.
     game = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 5], [5, 2]]}'
-    assert service.add(store, game) == {"id": "W000027", "created": True}
-    assert service.show(store, "adjoined.2.5")["id"] == "W000027"
+    assert service.add(store, game) == {"id": "W000028", "created": True}
+    assert service.show(store, "adjoined.2.5")["id"] == "W000028"
     service.seed_families(store, ["maharaja"])
-    assert service.entry_number(store, "maharaja.2.5") == 27
+    assert service.entry_number(store, "maharaja.2.5") == 28
 
 
 def _seed_one_at_a_time(store, names):

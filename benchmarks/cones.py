@@ -1,0 +1,94 @@
+"""Speed of the compute engines of issue 40's rule kinds, as ratios.
+
+Run: ``make bench-cones`` (or ``python benchmarks/cones.py [--small]``).
+
+- Goal 2: each cone game at n = 10^6 through the cone sweep
+  (catalog.compute.conesweep) within 10x of Maharaja Nim at 10^6
+  (``catalog.p_positions``).
+- Goal 3: the theorem paths (catalog.compute.mex) at n = 10^7 within 3x of
+  Wythoff's closed form at 10^7 (``catalog.compute.closed.p_positions``).
+- A dense figure: the box engine (catalog.compute.dense) on a-Wythoff,
+  Euclid and Blocking Wythoff at n = 2000, in ns a cell.
+
+Each time is the best of two runs after a warm-up call (compiling). Exits 1
+if a goal is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+
+from catalog import p_positions
+from catalog.compute import closed
+from catalog.compute.conesweep import cone_sweep_p_positions
+from catalog.compute.dense import dense_p_positions
+from catalog.compute.mex import beatty_mex, st_wythoff
+
+CONE_GAMES = {
+    "2-Wythoff": [[1, -1, 1, 1, 1, 1, 0]],
+    "16-Wythoff": [[1, -15, 1, 15, 1, 1, 0]],
+    "(2,3)-Wythoff": [[1, 0, 2, 2, 1, 1, 0], [1, 0, 2, 2, 1, 1, 1]],
+    "(3,2)-Wythoff": [[1, 0, 3, 1, 1, 1, 0], [1, 0, 3, 1, 1, 1, 1]],
+    "2-modular": [[0, 1, 0, 0, 0, 2, 0]],
+    "7-modular": [[0, 1, 0, 0, 0, 7, 0]],
+    "mirrored wedge, no bound": [[2, 1, 0, 0, 0, 1, 1]],
+}
+
+
+def best(func: Callable[[], object], runs: int = 2) -> float:
+    func()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="sizes / 10")
+    args = parser.parse_args()
+    scale = 10 if args.small else 1
+    ok = True
+
+    n = 10**6 // scale
+    maharaja = {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]}
+    base = best(lambda: p_positions(maharaja, n))
+    print(f"goal 2: Maharaja Nim at n = {n}: {base:.3f} s")
+    for name, cones in CONE_GAMES.items():
+        t = best(lambda c=cones: cone_sweep_p_positions(n, c), runs=1)
+        ratio = t / base
+        ok &= ratio <= 10
+        print(f"  {name:26s} {t:8.3f} s  ratio {ratio:6.2f}  (goal <= 10)")
+
+    n = 10**7 // scale
+    base = best(lambda: closed.p_positions(n))
+    print(f"goal 3: Wythoff closed form at n = {n}: {base:.3f} s")
+    for name, func in (
+        ("2-Wythoff (beatty_mex)", lambda: beatty_mex(n, 2)),
+        ("(2,3)-Wythoff (st_wythoff)", lambda: st_wythoff(n, 2, 3)),
+    ):
+        t = best(func)
+        ratio = t / base
+        ok &= ratio <= 3
+        print(f"  {name:26s} {t:8.3f} s  ratio {ratio:6.2f}  (goal <= 3)")
+
+    n = 2000
+    print(f"dense engine at n = {n}:")
+    for name, rule_set in (
+        ("2-Wythoff", {"rays": [[1, 0], [0, 1]], "cones": CONE_GAMES["2-Wythoff"]}),
+        ("Euclid", {"euclid": True}),
+        ("Blocking Wythoff, block 1", {"rays": maharaja["rays"], "block": 1}),
+    ):
+        t = best(lambda r=rule_set: dense_p_positions(n, **r), runs=1)
+        print(f"  {name:26s} {t:8.3f} s  {1e9 * t / n / n:6.1f} ns a cell")
+    print("all goals met" if ok else "a goal was missed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The cone sweep against the dense engine (itself tested against the literal
+rules in test_dense.py) and against the theorem paths at large n."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from catalog.compute.conesweep import cone_sweep_p_positions
+from catalog.compute.dense import dense_p_positions
+from catalog.compute.mex import beatty_mex, st_wythoff
+
+NIM = [[1, 0], [0, 1]]
+
+
+def random_cone_game(rng: random.Random, n: int) -> dict:
+    cones = []
+    for _ in range(rng.choice([1, 1, 2])):
+        s1 = rng.randint(0, 3)
+        cones.append(
+            [
+                s1,
+                rng.randint(-8, 6),
+                s1 + rng.randint(0, 2),
+                rng.randint(-6, 8),
+                rng.randint(0, 1),
+                rng.choice([1, 1, 2, 3, 5]),
+                rng.randint(0, 1),
+            ]
+        )
+    extra = [[rng.randint(1, 3), rng.randint(1, 3)] for _ in range(rng.randint(0, 1))]
+    moves = [[rng.randint(0, 4), rng.randint(1, 4)] for _ in range(rng.randint(0, 2))]
+    cells = [[rng.randrange(n), rng.randrange(n)] for _ in range(5)]
+    forced_p = cells[: rng.randint(0, 2)]
+    return {
+        "cones": cones,
+        "rays": NIM + extra,
+        "moves": moves,
+        "forced_p": forced_p,
+        "forced_n": [c for c in cells[2:] if c not in forced_p],
+    }
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sweep_matches_the_dense_engine(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(40):
+        n = rng.randint(1, 70)
+        game = random_cone_game(rng, n)
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(n, **game), dense_p_positions(n, **game), str(game)
+        )
+
+
+@pytest.mark.parametrize("a", [1, 2, 5, 16])
+def test_sweep_of_a_wythoff_is_the_mex_pairs(a: int) -> None:
+    n = 10**5
+    plain = cone_sweep_p_positions(n, [[1, 1 - a, 1, a - 1, 1, 1, 0]])
+    np.testing.assert_array_equal(plain, beatty_mex(n, a))
+    mirrored = cone_sweep_p_positions(n, [[1, 1 - a, 1, a - 1, 1, 1, 1]])
+    np.testing.assert_array_equal(mirrored, plain)
+
+
+@pytest.mark.parametrize(("s", "t"), [(2, 1), (2, 3), (3, 2)])
+def test_sweep_of_st_wythoff_is_the_mex_pairs(s: int, t: int) -> None:
+    n = 20000
+    cones = [[1, 0, s, t - 1, 1, 1, m] for m in (0, 1)]
+    np.testing.assert_array_equal(cone_sweep_p_positions(n, cones), st_wythoff(n, s, t))
+
+
+def test_modular_wythoff_matches_the_dense_engine() -> None:
+    for m in (2, 4, 7):
+        game = {"cones": [[0, 1, 0, 0, 0, m, 0]], "rays": NIM}
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(300, **game), dense_p_positions(300, **game)
+        )
+
+
+def test_sweep_needs_both_nim_rays() -> None:
+    with pytest.raises(ValueError, match="both rays"):
+        cone_sweep_p_positions(10, [[1, 0, 1, 0, 1, 1, 0]], rays=[[1, 0], [1, 1]])
+    assert cone_sweep_p_positions(0, [[1, 0, 1, 0, 1, 1, 0]]).shape == (0, 2)
