@@ -19,6 +19,7 @@ and the store commits it whole, as it does every box.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Self
 
 import numpy as np
 
@@ -67,6 +68,16 @@ class _Box:
         self.height = height
         self.x = 0
 
+    @classmethod
+    def resume(
+        cls, game: Definition, positions: np.ndarray, x_bound: int, height: int
+    ) -> Self:
+        """The box continued to the right from column ``x_bound`` (the
+        stored ``positions`` are not needed: the box is computed whole)."""
+        sweep = cls(game, height)
+        sweep.x = x_bound
+        return sweep
+
     def _compute(self, side: int) -> np.ndarray:
         raise NotImplementedError
 
@@ -94,14 +105,6 @@ class _Box:
 class ConeSweep(_Box):
     """A box of a cone game with both of Nim's rays."""
 
-    @classmethod
-    def resume(
-        cls, game: Definition, positions: np.ndarray, x_bound: int, height: int
-    ) -> ConeSweep:
-        sweep = cls(game, height)
-        sweep.x = x_bound
-        return sweep
-
     def _compute(self, side: int) -> np.ndarray:
         from catalog.compute import conesweep, mex
 
@@ -124,14 +127,6 @@ class ConeSweep(_Box):
 
 class DenseSweep(_Box):
     """A box of any game of the kinds the dense engine knows."""
-
-    @classmethod
-    def resume(
-        cls, game: Definition, positions: np.ndarray, x_bound: int, height: int
-    ) -> DenseSweep:
-        sweep = cls(game, height)
-        sweep.x = x_bound
-        return sweep
 
     def _compute(self, side: int) -> np.ndarray:
         from catalog.compute.dense import dense_p_positions
