@@ -8,6 +8,7 @@ import time
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from math import floor
 
 import numpy as np
 import pytest
@@ -66,6 +67,19 @@ def beatty_grid(text: str, n: int) -> np.ndarray:
     return grid_of(BeattyPairs(parse(text)).p_positions(n), n)
 
 
+def literally_fits(alpha: Fraction, grid: np.ndarray) -> bool:
+    """The floor conditions of :class:`Fit` read literally at a rational α."""
+    if not 1 < alpha < 2:
+        return False
+    n, beta = len(grid), alpha / (alpha - 1)
+    upper = [(x, y) for x, y in np.argwhere(grid).tolist() if x < y]
+    pairs_ok = all(
+        (floor(k * alpha), floor(k * beta)) == pair
+        for k, pair in enumerate(upper, start=1)
+    )
+    return pairs_ok and floor((len(upper) + 1) * beta) >= n
+
+
 def near(x: Fraction, sign: int, digits: int = 15) -> Quadratic:
     """x ± √2/10^digits: an irrational just beside a rational end."""
     v, scale = x.denominator, 10**digits
@@ -88,6 +102,7 @@ def test_interval_holds_alpha_and_is_exact_at_its_ends(text, n):
     # Exact: irrationals a hair inside each end give the data, a hair
     # outside do not (every α in (1, 2) outside the set differs below n).
     for end, inward in ((fit.lo, 1), (fit.hi, -1)):
+        assert (end in fit) == literally_fits(end, grid)  # open or closed
         inside, outside = near(end, inward), near(end, -inward)
         assert inside in fit and gives_data(inside, grid)
         assert outside not in fit
@@ -241,6 +256,9 @@ def test_random_data_near_beatty_sets_agree_with_brute_force():
             x, y = (int(c) for c in rng.integers(n, size=2))
             grid[x, y] = grid[y, x] = not grid[x, y]
         fit = beatty_interval(grid)
+        if fit is not None:
+            for end in (fit.lo, fit.hi):
+                assert (end in fit) == literally_fits(end, grid)
         fitting = {a for a in everyone if gives_data(a, grid)}
         assert {a for a in everyone if fit is not None and a in fit} == fitting
         found += fit is not None
@@ -249,6 +267,20 @@ def test_random_data_near_beatty_sets_agree_with_brute_force():
 
 
 # -- the candidates ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("(1+sqrt(5))/2", (1, 5, 0)),  # x² − x − 1
+        ("sqrt(2)", (2, 8, 0)),
+        ("(1+sqrt(3))/2", (2, 12, 0)),  # 2x² − 2x − 1
+        ("(3+sqrt(5))/4", (6, 20, 0)),  # 4x² − 6x + 1
+        ("(12-sqrt(2))/8", (96, 128, 1)),  # 32x² − 96x + 71, after its conjugate
+    ],
+)
+def test_simplicity_is_height_then_discriminant(text, key):
+    assert simplicity(parse(text)) == key
 
 
 def test_candidates_are_complete_for_their_bounds():
