@@ -25,7 +25,7 @@ References
    solutions 34 (1927) 159.
 .. [2] U. Larsson, P. Hegarty, A. S. Fraenkel, "Invariant and dual
    subtraction games resolving the Duchêne–Rigo conjecture", Theoret.
-   Comput. Sci. 412 (2011) 729–735, doi:10.1016/j.tcs.2010.11.015,
+   Comput. Sci. 412 (2011),
    arXiv:1005.4162.
 .. [3] A. S. Fraenkel, "How to beat your Wythoff games' opponent on three
    fronts", Amer. Math. Monthly 89 (1982) 353–361, doi:10.2307/2321643.
@@ -169,7 +169,7 @@ def beatty_interval(grid: np.ndarray) -> Fit | None:
     .. [1] S. Beatty, Problem 3173, Amer. Math. Monthly 33 (1926) 159.
     .. [2] U. Larsson, P. Hegarty, A. S. Fraenkel, "Invariant and dual
        subtraction games resolving the Duchêne–Rigo conjecture", Theoret.
-       Comput. Sci. 412 (2011) 729–735, arXiv:1005.4162.
+       Comput. Sci. 412 (2011), arXiv:1005.4162.
 
     Examples
     --------
@@ -422,7 +422,7 @@ def recognise_beatty(
     ----------
     .. [1] U. Larsson, P. Hegarty, A. S. Fraenkel, "Invariant and dual
        subtraction games resolving the Duchêne–Rigo conjecture", Theoret.
-       Comput. Sci. 412 (2011) 729–735, arXiv:1005.4162: for every such α,
+       Comput. Sci. 412 (2011), arXiv:1005.4162: for every such α,
        ⋆ of the Beatty subtraction game of α has exactly these P-positions.
 
     Examples
