@@ -363,6 +363,45 @@ def _literature(window: Window) -> list[Game]:
     return sorted(out, key=lambda g: g.size)
 
 
+#: Quadratic irrationals named in a note on Beatty data.
+NAMED_ALPHAS = 8
+
+
+def _beatty_notes(window: Window) -> list[str]:
+    """When the data are complementary Beatty pairs with (0, 0), the
+    interval of α that fits and its simplest quadratic irrationals
+    (:mod:`catalog.compute.beattyfit`): by Larsson, Hegarty and Fraenkel
+    each is the P-set of ⋆ of its Beatty subtraction game."""
+    from catalog.compute.beattyfit import recognise_beatty
+
+    match = recognise_beatty(window.grid)
+    if match is None:
+        return []
+    fit = match.fit
+    ends = (
+        ("[" if fit.lo_closed else "(")
+        + f"{fit.lo}, {fit.hi}"
+        + ("]" if fit.hi_closed else ")")
+    )
+    named = ", ".join(str(a) for a in match.alphas[:NAMED_ALPHAS])
+    more = len(match.alphas) - NAMED_ALPHAS
+    text = (
+        f"these are the complementary Beatty pairs (⌊kα⌋, ⌊kα/(α−1)⌋) with (0, 0) "
+        f"for every irrational α in {ends}"
+    )
+    if named:
+        text += f"; quadratic irrationals there: {named}" + (
+            f" and {more} more" if more > 0 else ""
+        )
+        text += (
+            " (each the P-set of ⋆ of its Beatty subtraction game, "
+            "Larsson–Hegarty–Fraenkel 2011)"
+        )
+    for alpha, a in match.awythoff:
+        text += f"; {alpha} is {a}-Wythoff's α"
+    return [text]
+
+
 def identify(window: Window, limit: int = 5, seconds: float | None = None) -> Answer:
     """Everything the data says about the games that have it as P-set.
 
@@ -391,6 +430,7 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
         # The literature's games first: a cone game found bounds the search
         # of rays and moves to games as small.
         known = _literature(window)
+        answer.notes += _beatty_notes(window)
         cap = known[0].size + 1 if known else None
         # The rule sets first; the altered games below them get what is left,
         # and at least the last quarter.

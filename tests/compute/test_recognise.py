@@ -77,3 +77,12 @@ def test_wythoffs_small_window_keeps_its_rays_first():
         assert sorted(map(tuple, cells.tolist())) == sorted(
             map(tuple, zip(*data.grid.nonzero(), strict=True))
         )
+
+
+def test_beatty_data_is_named_with_its_interval_of_alpha():
+    answer = identify(window(GAMES["2-Wythoff"], 60))
+    (note,) = [n for n in answer.notes if "Beatty pairs" in n]
+    assert "(41/29, 58/41]" in note and "sqrt(2), " in note
+    assert "sqrt(2) is 2-Wythoff's α" in note
+    maharaja = {"rays": [*NIM, [1, 1]], "moves": [[1, 2], [2, 1]]}
+    assert not [n for n in identify(window(maharaja, 30)).notes if "Beatty" in n]
