@@ -49,6 +49,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from catalog.compute import smallest
 from catalog.compute.maximal import (
     MAX_IDENTIFY_N,
     Cell,
@@ -61,7 +62,6 @@ from catalog.compute.maximal import (
     reproduces,
     step_grid,
 )
-from catalog.compute.smallest import Search
 from catalog.errors import BadInput
 from catalog.games.definition import MAX_RULES
 
@@ -153,7 +153,7 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
         # The rule sets first; the altered games below them get what is left,
         # and at least the last quarter.
         first = start + 0.75 * (deadline - start)
-        found = Search(window, answer.maximal, False, first).smallest(
+        found = smallest.Search(window, answer.maximal, False, first).smallest(
             limit, first, below=cap
         )
         games = sorted(found.games + known, key=lambda g: g.size)
@@ -174,7 +174,7 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
             answer.seconds = time.monotonic() - start
             return answer
     if below != 0:
-        found = Search(window, answer.maximal, True, deadline).smallest(
+        found = smallest.Search(window, answer.maximal, True, deadline).smallest(
             limit, deadline, below=below
         )
         answer.altered = found.games
