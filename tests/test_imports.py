@@ -51,7 +51,7 @@ KNOWN = [
         "catalog.cli.reading",
         "catalog.cli.theory",
         "catalog.cli.writing",
-    }
+    },
 ]
 
 
