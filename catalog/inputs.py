@@ -25,6 +25,9 @@ MAX_QUERY_WORDS = 16
 MAX_KEYWORD_LENGTH = 64
 #: Most characters of an entry's name (the ``entries.name`` column).
 MAX_NAME_LENGTH = 200
+#: Most characters of an entry argument that is a label (``maharaja.1.2``;
+#: the store's label column holds 200 characters).
+MAX_LABEL_LENGTH = 200
 #: Most characters of a definition given as JSON text.
 MAX_DEFINITION_LENGTH = 10_000_000
 #: Deepest nesting of arrays and objects in a definition (the deepest valid
@@ -39,6 +42,15 @@ MAX_LIST_LIMIT = 1000
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: ASCII whitespace only: ``str.strip()`` would also take U+3000 and friends.
 SPACE = " \t\r\n\f\v"
+#: Every character ``str.isspace()`` (and so ``str.split()``, ``str.strip()``
+#: and ``re``'s ``\s``) takes for white space, as the inside of a regular
+#: expression's character class, written out: the OpenAPI document's patterns
+#: (ECMA-262 regular expressions, whose ``\s`` is another set) say with it
+#: what the server's parsing does (``tests/test_inputs.py`` checks the set).
+WHITESPACE = (
+    r"\t\n\x0b\x0c\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f"
+    r"\u205f\u3000"
+)
 
 
 class BadValue(BadInput):

@@ -1,11 +1,15 @@
 """What users type: integers in ASCII digits only, text the database holds."""
 
+import re
+import sys
+
 import pytest
 
 from catalog.errors import BadInput
 from catalog.inputs import (
     MAX_INT_DIGITS,
     MAX_QUERY_WORDS,
+    WHITESPACE,
     BadValue,
     check_int,
     check_text,
@@ -143,3 +147,15 @@ def test_the_docs_state_the_limits_the_code_enforces():
         f"at most {inputs.MAX_LIST_LIMIT} entries a page",
     ]:
         assert phrase in readme, phrase
+
+
+def test_whitespace_is_what_python_splits_words_at():
+    """The OpenAPI document's patterns spell white space out
+    (catalog.inputs.WHITESPACE): it must be exactly str.isspace()'s set, so
+    that a q, keyword or where the document allows is what the server
+    reads."""
+    spelled = re.compile(f"[{WHITESPACE}]")
+    every = [chr(c) for c in range(sys.maxunicode + 1)]
+    assert [c for c in every if spelled.fullmatch(c)] == [
+        c for c in every if c.isspace()
+    ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from catalog.api import errors, families, identify, jobs, pages, v1
+from catalog.api import errors, families, identify, jobs, openapi, pages, v1
 from catalog.api.cache import ResponseCache
 from catalog.api.gate import QUOTA_SECONDS, Gate
 from catalog.compute.grundy import MAX_GRUNDY_N
@@ -102,6 +102,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(v1.bp)
     app.register_blueprint(families.bp)
     app.register_blueprint(identify.bp)
+    app.register_blueprint(openapi.bp)
     jobs.register(app)
     for name, view in list(app.view_functions.items()):
         app.view_functions[name] = _retrying(view)

@@ -26,7 +26,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
-from catalog.api.pages import _html
+from catalog.api.html import html
 from catalog.errors import NotFound
 
 bp = Blueprint("docs_pages", __name__)
@@ -158,4 +158,4 @@ def page(path: str) -> Response:
     if found is None:
         raise NotFound(f"no documentation page {path!r} (the pages: {base})")
     title, body = found
-    return _html(render_template("doc.html", title=title, body=body))
+    return html(render_template("doc.html", title=title, body=body))

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from catalog import service
 from catalog.api.errors import BadParameter
-from catalog.api.openapi import INAPPLICABLE
+from catalog.api.schema import INAPPLICABLE, as_json, errors, param, text
 from catalog.families.filters import (
     ALIASES,
     FIELDS,
     MAX_CONDITION_LENGTH,
     TABLE_EXTRAS,
 )
+from catalog.inputs import MAX_KEYWORD_LENGTH
 
 bp = Blueprint("families", __name__, url_prefix="/api/v1")
 
@@ -47,9 +49,9 @@ def table(name: str) -> Response:
     return _cached(doc)
 
 
-def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
-    """This blueprint's part of the OpenAPI document (built by
-    :func:`catalog.api.openapi.document` with its helpers)."""
+def paths(config: Mapping[str, Any]) -> dict[str, Any]:
+    """This blueprint's part of the OpenAPI document (assembled by
+    :func:`catalog.api.openapi.document`)."""
     axis = {
         "type": "object",
         "required": ["name", "values"],
@@ -75,7 +77,7 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
         "/api/v1/families": {
             "get": {
                 "summary": "The families of variants: `wythoff families`",
-                "responses": {"200": json(listing, "the families")},
+                "responses": {"200": as_json(listing, "the families")},
             }
         },
         "/api/v1/families/{name}/table": {
@@ -83,7 +85,9 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                 "summary": "An invariant over a family's two parameters: "
                 "`wythoff table`; cells are null where no stored member has it",
                 "parameters": [
-                    param("name", "path", {"type": "string"}, "the family"),
+                    param(
+                        "name", "path", text(MAX_KEYWORD_LENGTH, False), "the family"
+                    ),
                     param(
                         "invariant",
                         "query",
@@ -116,7 +120,7 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                     },
                 ],
                 "responses": {
-                    "200": json(grid, "the table"),
+                    "200": as_json(grid, "the table"),
                     **errors(400, 404, 422, unprocessable=INAPPLICABLE),
                 },
             }

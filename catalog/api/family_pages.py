@@ -14,7 +14,8 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from catalog import service
-from catalog.api.pages import _html, _store
+from catalog.api.args import store
+from catalog.api.html import html
 from catalog.errors import BadInput, NotFound
 
 bp = Blueprint("family_pages", __name__)
@@ -38,27 +39,27 @@ PREFERRED = (
 @bp.get("/families")
 def families() -> Response:
     """Every family, its parameters, and how much of it the catalog holds."""
-    doc = service.families(_store())
-    return _html(render_template("families.html", families=doc["families"]))
+    doc = service.families(store())
+    return html(render_template("families.html", families=doc["families"]))
 
 
 @bp.get("/families/<name>")
 def family(name: str) -> Response:
     """A family: what it is, its table of one invariant, its members."""
-    store = _store()
-    known = {f["name"]: f for f in service.families(store)["families"]}
+    catalog = store()
+    known = {f["name"]: f for f in service.families(catalog)["families"]}
     about = known.get(name)
     if about is None:
         raise NotFound(f"no family {name!r} (families: {', '.join(known)})")
     fix = request.args.getlist("fix")
-    parameters = store.families.family(name).parameters
+    parameters = catalog.families.family(name).parameters
     if not fix and len(parameters) > 2:
         first = parameters[0]
         fix = [f"{first.name}={first.values[0] if first.values else first.min}"]
     asked = request.args.get("invariant")
-    table, invariant, problem = _table(store, name, asked, fix)
-    members = service.list_entries(store, family=name, limit=MEMBERS + 1)["entries"]
-    return _html(
+    table, invariant, problem = _table(catalog, name, asked, fix)
+    members = service.list_entries(catalog, family=name, limit=MEMBERS + 1)["entries"]
+    return html(
         render_template(
             "family.html",
             family=about,
@@ -68,7 +69,7 @@ def family(name: str) -> Response:
             fix=fix,
             members=members[:MEMBERS],
             more=len(members) > MEMBERS,
-            choices=_choices(store, name),
+            choices=_choices(catalog, name),
         )
     )
 

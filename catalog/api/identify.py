@@ -9,12 +9,15 @@ milliseconds at the largest n).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from catalog import service
+from catalog.api.args import int_arg
 from catalog.api.errors import BadParameter
+from catalog.api.schema import WID, as_json, errors, param
 from catalog.compute.identify import MAX_IDENTIFY_LIMIT, MAX_IDENTIFY_N
 from catalog.service import identify as found
 
@@ -91,8 +94,6 @@ def identify() -> Response:
 @bp.get("/entries/<wid>/extensions")
 def extensions(wid: str) -> Response:
     """What ``wythoff extensions ID --n N`` prints."""
-    from catalog.api.v1 import int_arg
-
     n = int_arg("n", minimum=1, maximum=MAX_IDENTIFY_N)
     response = jsonify(found.extensions(_store(), wid, n))
     response.cache_control.public = True
@@ -100,7 +101,7 @@ def extensions(wid: str) -> Response:
     return response
 
 
-def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
+def paths(config: Mapping[str, Any]) -> dict[str, Any]:
     """The OpenAPI paths of these routes (as :mod:`catalog.api.families`)."""
     pair = {
         "type": "array",
@@ -226,9 +227,6 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
         "moves with both components below n",
         required=True,
     )
-    from catalog.api.openapi import ENTRY
-
-    wid = param("wid", "path", ENTRY, "the entry's ID or label")
     return {
         "/api/v1/identify": {
             "post": {
@@ -254,10 +252,10 @@ def paths(param: Any, as_json: Any, errors: Any) -> dict[str, Any]:
             "get": {
                 "summary": "What can be adjoined to the entry's rules, and what "
                 "dropped, keeping its P-positions. `wythoff extensions`",
-                "parameters": [wid, n],
+                "parameters": [WID, n],
                 "responses": {
                     "200": as_json(extended, "the answer"),
-                    **errors(400, 404, 422),
+                    **errors(400, 404, 422, budget=float(config["INLINE_SECONDS"])),
                 },
             }
         },

@@ -12,8 +12,8 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from catalog import p_positions, service
 from catalog.api import svg
+from catalog.api.args import int_arg
 from catalog.api.errors import BadParameter
-from catalog.api.v1 import int_arg
 from catalog.compute.identify import MAX_IDENTIFY_LIMIT, MAX_IDENTIFY_N
 from catalog.service import identify as found
 

@@ -6,11 +6,13 @@ Without a queue such a request gets the 422 naming budget and estimate."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
 from catalog.api.errors import error_response
+from catalog.api.schema import as_json, errors, param
 from catalog.inputs import parse_int
 from catalog.service import Store
 from catalog.service import jobs as queue
@@ -45,7 +47,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(OverBudget)
     def over_budget(exc: OverBudget) -> Response:
         if not request.path.startswith("/api/"):
-            from catalog.api.pages import error_page
+            from catalog.api.html import error_page
 
             return error_page(exc)
         if not app.config["QUEUE"]:
@@ -58,7 +60,7 @@ def register(app: Flask) -> None:
         return response
 
 
-def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
+def paths(config: Mapping[str, Any]) -> dict[str, Any]:
     """This module's part of the OpenAPI document."""
     return {
         "/api/v1/jobs/{job_id}": {
@@ -74,7 +76,7 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
                 ],
                 "responses": {
                     "200": {
-                        **json({"$ref": "#/components/schemas/Job"}, "the job"),
+                        **as_json({"$ref": "#/components/schemas/Job"}, "the job"),
                         "headers": {
                             "Retry-After": {
                                 "description": "while queued or running",
@@ -89,11 +91,11 @@ def paths(param: Any, json: Any, errors: Any) -> dict[str, Any]:
     }
 
 
-def accepted(json: Any) -> dict[str, Any]:
+def accepted() -> dict[str, Any]:
     """The 202 of a route that computes, on a server with a queue."""
     integer = {"schema": {"type": "integer", "minimum": 1}}
     return {
-        **json(
+        **as_json(
             {"$ref": "#/components/schemas/Job"},
             "over the budget: the fill is queued; ask again after Retry-After "
             "seconds (200 once the job in Location is done)",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from flask import (
@@ -27,9 +27,10 @@ from werkzeug.exceptions import HTTPException
 
 from catalog import p_positions, service
 from catalog.api import svg, words
+from catalog.api.args import int_arg, store
 from catalog.api.cache import Rendered, ResponseCache
 from catalog.api.errors import BadParameter
-from catalog.api.v1 import int_arg
+from catalog.api.html import error_page, html
 from catalog.compute.closed import WYTHOFF_RAYS
 from catalog.errors import BadInput, CatalogError, NotFound
 from catalog.inputs import MAX_SEARCH_OFFSET
@@ -69,27 +70,12 @@ def register(app: Flask) -> None:
     _html_errors(app)
 
 
-def _store() -> service.Store:
-    return cast(service.Store, current_app.extensions["catalog"])
-
-
-def _html(body: str, status: int = 200) -> Response:
-    """An HTML answer with an ETag; 304 when the client has it already."""
-    response = Response(body, status=status, mimetype="text/html")
-    if status == 200:
-        response.add_etag()
-        response.cache_control.public = True
-        response.cache_control.max_age = current_app.config["ENTRY_MAX_AGE"]
-        response = cast(Response, response.make_conditional(request))
-    return response
-
-
 @bp.get("/")
 def home() -> Response:
     """What the catalog is, its counts, a search box, keywords, recent entries."""
-    rows = service.list_entries(_store(), limit=1001)["entries"]
+    rows = service.list_entries(store(), limit=1001)["entries"]
     keywords = Counter(k for row in rows for k in row["keywords"])
-    return _html(
+    return html(
         render_template(
             "home.html",
             count=min(len(rows), 1000),
@@ -106,11 +92,11 @@ def search() -> Response:
     query = (request.args.get("q") or "").strip()
     offset = int_arg("offset", 0, maximum=MAX_SEARCH_OFFSET)
     if not query:
-        return _html(render_template("search.html", query="", doc=None, rows=[]))
-    doc = service.search(_store(), query, offset, SEARCH_PAGE)
+        return html(render_template("search.html", query="", doc=None, rows=[]))
+    doc = service.search(store(), query, offset, SEARCH_PAGE)
     terms = [t for t in doc["query"] if isinstance(t, int)]
     rows = [dict(r, context=_context(r, terms)) for r in doc["results"]]
-    return _html(
+    return html(
         render_template(
             "search.html",
             query=query,
@@ -129,7 +115,7 @@ def _context(result: dict[str, Any], terms: list[int]) -> dict[str, Any] | None:
     around = 4
     first = max(result["index"] - around, 0)
     doc = service.sequence(
-        _store(), result["id"], result["sequence"], first, len(terms) + 2 * around
+        store(), result["id"], result["sequence"], first, len(terms) + 2 * around
     )
     seq = doc["terms"]
     at = result["index"] - doc["offset"] - doc["start"]
@@ -152,27 +138,27 @@ def adjoinable() -> Response:
         if not all(given):
             raise BadParameter("give both i and j")
         doc = service.adjoinable(int_arg("i"), int_arg("j"))
-    return _html(render_template("adjoinable.html", doc=doc))
+    return html(render_template("adjoinable.html", doc=doc))
 
 
 @bp.get("/<wid>")
 def entry(wid: str) -> Response:
     """The entry page: everything ``show`` returns, with its pictures."""
-    store = _store()
+    catalog = store()
     try:
-        service.entry_number(store, wid)
+        service.entry_number(catalog, wid)
     except BadInput as exc:
         raise NotFound(f"no such page: {exc}") from None
     cfg = current_app.config
     n = int_arg("n", cfg["PLOT_N"], 1, cfg["MAX_PLOT_N"])
     figures, found, note = _positions_figure(wid, n)
-    doc = service.show(store, wid)  # after the fill, so it shows what is stored
+    doc = service.show(catalog, wid)  # after the fill, so it shows what is stored
     if found is not None:
         figures.extend(_theory_figures(doc, found, n))
     figures.extend(_strip_figures(doc))
     dictionary, dictionary_size = words.dictionary_rows(doc)
     short = words.as_input(doc["definition"])
-    return _html(
+    return html(
         render_template(
             "entry.html",
             doc=doc,
@@ -198,7 +184,7 @@ def _positions_figure(
     cfg = current_app.config
     try:
         _, found, after = service.positions_window(
-            _store(), wid, n, (0, 0), cfg["MAX_PLOT_POINTS"]
+            store(), wid, n, (0, 0), cfg["MAX_PLOT_POINTS"]
         )
     except CatalogError as exc:
         if exc.status < 422:
@@ -319,7 +305,7 @@ def _grundy_picture(doc: dict[str, Any], side: int) -> Markup | None:
     if kept is not None:
         return Markup(kept.body.decode())
     try:
-        table = service.grundy_table(_store(), doc["id"], side)["grundy"]
+        table = service.grundy_table(store(), doc["id"], side)["grundy"]
     except CatalogError:
         return None
     picture = svg.grundy_heatmap(table, "this game")
@@ -359,27 +345,3 @@ def _either(as_json: Any) -> Any:
         return error_page(exc)
 
     return handle
-
-
-def error_page(exc: Exception) -> Response:
-    """The HTML page of an error, with its status (and Retry-After)."""
-    retry = None
-    if isinstance(exc, HTTPException):
-        status, message = exc.code or 500, exc.description or exc.name
-        if status == 404:
-            message = f"There is no page at {request.path}."
-    elif isinstance(exc, CatalogError):
-        status, message, retry = exc.status, str(exc), exc.retry_after
-    else:  # a bug: logged by the API's handler's logger, shown plainly here
-        current_app.logger.exception("unhandled error")
-        status, message = 500, "internal error"
-    response = Response(
-        render_template("error.html", status=status, message=message),
-        status=status,
-        mimetype="text/html",
-    )
-    if retry is not None:
-        response.headers["Retry-After"] = str(retry)
-    if status == 405:
-        response.headers["Allow"] = "GET, HEAD"
-    return response

@@ -35,7 +35,8 @@ import numpy as np
 
 from catalog import kinds
 from catalog.compute.jit import njit
-from catalog.games.definition import Definition, DefinitionError, canonicalize, check_n
+from catalog.errors import Unprocessable
+from catalog.games.definition import Definition, canonicalize, check_n
 
 #: Largest n for a Grundy table (n x n values).
 MAX_GRUNDY_N = 10_000
@@ -117,12 +118,14 @@ def plan(game: Definition, n: int, line_bytes: int = LINE_BYTES) -> Plan:
 
 
 def check(game: Definition) -> None:
-    """Raise DefinitionError for a game without defined or supported values."""
+    """Raise :class:`~catalog.errors.Unprocessable` for a game without
+    defined or supported values: a valid game, for which the question has
+    no answer here (the API's 422)."""
     for kind in kinds.present(game):
         if kind.no_grundy:
-            raise DefinitionError(kind.no_grundy)
+            raise Unprocessable(kind.no_grundy)
     if "ho-extension" in game.kinds:
-        raise DefinitionError(
+        raise Unprocessable(
             "special: Grundy values of ho-extension are not supported yet"
         )
 
@@ -170,9 +173,11 @@ def grundy(
 
     Raises
     ------
+    Unprocessable
+        For an altered game (its Grundy values are not defined) or the
+        special rule ho-extension (not supported yet).
     DefinitionError
-        For an altered game (its Grundy values are not defined), for the
-        special rule ho-extension (not supported yet), or a bad ``n``.
+        For a bad definition or ``n``.
 
     Notes
     -----

@@ -1,7 +1,8 @@
 """The smallest rule sets (and altered games) that give a window's P-set.
 
 A set cover solved exactly by CP-SAT (OR-Tools), with its rows added lazily;
-see :mod:`catalog.compute.identify` for the model in words. The variables
+see :mod:`catalog.compute.identify` for the model in words
+(the data and the maximal game: :mod:`catalog.compute.maximal`). The variables
 are *orbits*: a step (or a forced cell) alone, or with its mirror image when
 the data is symmetric, each costing one.
 
@@ -20,11 +21,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from catalog.compute.identify import (
+from catalog.compute.maximal import (
     Game,
     Maximal,
     Window,
     _long,
+    covered_by,
     differences,
     reproduces,
 )
@@ -375,8 +377,6 @@ class Search:
 
 
 def _cover_game(grid: np.ndarray, game: Game) -> np.ndarray:
-    from catalog.compute.identify import covered_by
-
     return covered_by(grid, game)
 
 

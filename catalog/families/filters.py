@@ -19,6 +19,7 @@ from catalog.compute.modes import column_mode
 from catalog.errors import BadInput, Unprocessable
 from catalog.families.spec import Family
 from catalog.games.definition import Definition
+from catalog.inputs import WHITESPACE
 
 OPS = ("=", "!=", "<", "<=", ">", ">=")
 #: Most ``where`` conditions in one query, and the longest one.
@@ -26,7 +27,13 @@ MAX_CONDITIONS = 16
 MAX_CONDITION_LENGTH = 100
 #: FIELD OP VALUE: a request that does not match is a 400; one that does but
 #: names no field, or a value the field cannot take, is a 422 (Unprocessable).
-WHERE_PATTERN = r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(==|!=|<=|>=|=|<|>)\s*(.*?)\s*\Z"
+#: Matched whole; the value is stripped of white space after. The OpenAPI
+#: document states the same pattern, so it is written for both dialects
+#: (white space spelled out, no ``\Z``).
+WHERE_PATTERN = (
+    f"[{WHITESPACE}]*([A-Za-z_][A-Za-z0-9_]*)[{WHITESPACE}]*"
+    r"(==|!=|<=|>=|=|<|>)([^\x00]*)"
+)
 _WHERE = re.compile(WHERE_PATTERN)
 _INT = re.compile(r"[-+]?[0-9]{1,18}\Z", re.ASCII)
 _ID = re.compile(r"[Ww]([0-9]{6})\Z", re.ASCII)
@@ -154,13 +161,14 @@ def parse_where(
     text: str, family: Family | None = None, members: list[Any] | None = None
 ) -> Condition:
     """``'offset=12,7'``, ``'defects <= 2'``, ``'k=3'`` (with a family)."""
-    match = _WHERE.match(text) if isinstance(text, str) else None
+    match = _WHERE.fullmatch(text) if isinstance(text, str) else None
     if match is None:
         raise BadInput(
             f"--where {text!r}: expected FIELD OP VALUE with OP one of "
             f"{' '.join(OPS)}, e.g. 'defects=0' or 'offset=12,7'"
         )
     name, op, raw = match.groups()
+    raw = raw.strip()
     name = canonical(name)
     op = "=" if op == "==" else op
     check_field(name, family, members)

@@ -353,7 +353,7 @@ def _is_own_ray(game: Definition, ray: tuple[int, int]) -> bool:
 def _rays(allowed: np.ndarray, n: int) -> list[tuple[int, int]]:
     """The steps with at least two multiples below n, all allowed, that are
     no multiple of another such step."""
-    from catalog.compute.identify import _long, _multiples_ok, _on_listed
+    from catalog.compute.maximal import _long, _multiples_ok, _on_listed
 
     ok = _multiples_ok(allowed) & _long(n)
     return [
@@ -367,7 +367,7 @@ def _droppable(game: Definition, grid: np.ndarray, n: int) -> dict[str, Any]:
     """Each own rule whose removal keeps the P-positions below n, and a
     smallest subset of the rules that keeps them (games of rays and single
     moves only: the cover of the cells outside the P-positions by the rules)."""
-    from catalog.compute.identify import covered_by
+    from catalog.compute.maximal import covered_by
 
     rules = [("ray", r) for r in game.rays] + [("move", m) for m in game.moves]
     if game.beyond("rays", "moves", "alter"):

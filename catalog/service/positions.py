@@ -16,14 +16,14 @@ import numpy as np
 from sqlalchemy import bindparam, select
 
 from catalog.compute import closed, theorems
-from catalog.errors import TooMuchWork
+from catalog.errors import TooMuchWork, Unprocessable
 from catalog.games.definition import (
     Definition,
-    DefinitionError,
     check_n,
 )
 from catalog.service.store import (
     Store,
+    check_own_limit,
     compute_limit,
     entry_game,
     entry_number,
@@ -63,7 +63,8 @@ def filled(
 ) -> int:
     """Validate ``n`` and compute what is missing; return the entry number."""
     number, game = entry_game(store, wid)
-    check_n(n, maximum=compute_limit(game, store.settings))
+    check_n(n, maximum=store.settings.max_compute_n)
+    check_own_limit(n, "n", compute_limit(game, store.settings), number, game)
     fill(store, number, n, progress)
     return number
 
@@ -149,7 +150,7 @@ def grundy_values(store: Store, wid: str, n: int) -> tuple[str, np.ndarray]:
     n = check_n(n, maximum=sg.MAX_GRUNDY_N)
     number, game = entry_game(store, wid)
     if game.altered:
-        raise DefinitionError(
+        raise Unprocessable(
             f"{format_id(number)} has alterations: an altered game fixes only P "
             "and N, so its Grundy values are not defined"
         )
@@ -241,7 +242,7 @@ def _exact_is_p(
         # Imported here: the far-out solvers load only for the games that use them.
         from catalog.service.solvers import solver_for
 
-        solver = solver_for(store, number, game, x, y)
+        solver = solver_for(store, number, game, x, y, fill)
     if not wythoff and solver is None:
         return None
     if solver is None:
@@ -336,8 +337,8 @@ def _stored_box(
     (x, y) lies there), or None when the store does not hold them yet.
     ``bounds``: the entry's extent (``x_bound``, ``y_bound``; None without)."""
     limit = compute_limit(game, store.settings)
-    check_n(x, "x", limit - 1)
-    check_n(y, "y", limit - 1)
+    check_own_limit(x, "x", limit - 1, number, game)
+    check_own_limit(y, "y", limit - 1, number, game)
     bound = max(x, y) + 1
     x_bound, y_bound = (bounds.x_bound, bounds.y_bound) if bounds else (None, None)
     if x_bound is None or x_bound < bound or (y_bound is not None and y_bound < bound):

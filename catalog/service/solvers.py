@@ -5,12 +5,15 @@ Maharaja-type games by the dictionary read off their stored table
 
 Apart from :mod:`.positions`, which imports this module only for a game
 that needs it: Wythoff's Nim and Ho's variants are answered in closed form,
-and reading a stored entry loads neither solver.
+and reading a stored entry loads neither solver. The table a dictionary is
+read from is filled by the ``fill`` that module passes in: this module sits
+below it and never imports it back.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 from catalog.compute.altered import is_altered_wythoff, saturation
@@ -24,7 +27,6 @@ from catalog.compute.wordfarout import (
     solve,
 )
 from catalog.games.definition import Definition
-from catalog.service.positions import fill
 from catalog.service.store import Store
 from catalog.store import positions as stored
 
@@ -42,8 +44,14 @@ def _far_out(game: Definition) -> FarOut:
 _SOLVED: OrderedDict[Definition, Solved | None] = OrderedDict()
 _SOLVED_KEPT = 8
 
+#: Makes the store hold an entry's P-positions up to n (the store's fill,
+#: within the request's limits: :func:`catalog.service.positions.fill`).
+Fill = Callable[[Store, int, int], None]
 
-def _word_far_out(store: Store, number: int, game: Definition) -> Solved | None:
+
+def _word_far_out(
+    store: Store, number: int, game: Definition, fill: Fill
+) -> Solved | None:
     """The game's dictionary solver, built from its stored table: Maharaja
     Nim's from its first :data:`PROVED_N` columns (the paper's words), a
     (k,l)-Maharaja game's from :data:`OBSERVED_N` columns. The table is
@@ -64,17 +72,18 @@ def _word_far_out(store: Store, number: int, game: Definition) -> Solved | None:
 
 
 def solver_for(
-    store: Store, number: int, game: Definition, x: int, y: int
+    store: Store, number: int, game: Definition, x: int, y: int, fill: Fill
 ) -> FarOut | WordFarOut | None:
     """An exact solver for any size of pile, when the game has one and the
     position needs it: altered Wythoff games always (it is cheap), a
     Maharaja-type game only past the table its dictionary is read from
-    (below it the table answers, as for any game)."""
+    (below it the table answers, as for any game); ``fill`` fills the
+    table the dictionary is read from."""
     if is_altered_wythoff(game):
         return _far_out(game)
     if not is_maharaja_type(game):
         return None
     if max(x, y) < (PROVED_N if game.moves == MAHARAJA_MOVES else OBSERVED_N):
         return None
-    solved = _word_far_out(store, number, game)
+    solved = _word_far_out(store, number, game, fill)
     return solved.solver if solved is not None else None

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import Connection, Engine, bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from catalog.compute.modes import max_n
+from catalog.compute.modes import MAX_BOX_N, box_limited, max_n
 from catalog.config import Settings
-from catalog.errors import Busy
+from catalog.errors import Busy, Unprocessable
 from catalog.games.definition import Definition, canonicalize
-from catalog.inputs import check_text, shown
+from catalog.inputs import MAX_LABEL_LENGTH, check_text, shown
 from catalog.store import labels as labelled
 from catalog.store.db import Reader, make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.ids import BadId, UnknownEntry, format_id, parse_id
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
     from catalog.families import FamilySet
 
-#: The longest label (the store's column holds 200 characters).
-MAX_LABEL_LENGTH = 200
 #: Forced cells of the definitions one process keeps decoded (about 200
 #: bytes each, as JSON lists and as tuples): a few hundred MB at most.
 GAME_CACHE_CELLS = 1_000_000
@@ -231,6 +229,27 @@ def compute_limit(game: Definition, settings: Settings) -> int:
     or :data:`~catalog.compute.modes.MAX_BOX_N` for games with neither a
     vertical nor a horizontal ray."""
     return min(max_n(game), settings.max_compute_n)
+
+
+def check_own_limit(
+    value: int, name: str, most: int, number: int, game: Definition
+) -> int:
+    """``value`` if at most ``most``, this entry's own limit for it (from
+    :func:`compute_limit`); else :class:`~catalog.errors.Unprocessable`: the
+    value is one the catalog takes for other games (the API's document
+    states the limits every game shares; past those it is a 400)."""
+    if value <= most:
+        return value
+    if box_limited(game):
+        why = (
+            "a game with neither a vertical nor a horizontal ray is computed "
+            f"whole, in a box at most {MAX_BOX_N} wide"
+        )
+    else:
+        why = "its outcomes are read from its computed table, as far as it goes"
+    raise Unprocessable(
+        f"{name}: must be at most {most} for {format_id(number)}: {why}"
+    )
 
 
 def entry_number(store: Store, text: str) -> int:

@@ -185,7 +185,8 @@ def test_grundy_route(client):
         "grundy": [[0, 1, 2], [1, 2, 0], [2, 0, 1]],
     }
     altered = client.get("/api/v1/entries/W000002/grundy?n=3")
-    assert altered.status_code == 400 and "not defined" in altered.get_json()["error"]
+    # A well-formed request for a game without Grundy values: 422, not 400.
+    assert altered.status_code == 422 and "not defined" in altered.get_json()["error"]
     too_big = client.get("/api/v1/entries/W000001/grundy?n=10001")
     assert too_big.status_code == 400
     assert "n: must be at most 10000" in too_big.get_json()["error"]

@@ -10,6 +10,7 @@ import pytest
 from catalog import p_positions
 from catalog.compute import reference
 from catalog.compute.grundy import MAX_GRUNDY_N, grundy, json_rows, plan
+from catalog.errors import Unprocessable
 from catalog.games.definition import DefinitionError, canonicalize
 from catalog.store.seed import read_seed, seed_dir
 
@@ -120,9 +121,10 @@ def test_known_facts_of_wythoffs_table():
 
 
 def test_altered_games_and_ho_extension_are_refused():
-    with pytest.raises(DefinitionError, match="not defined"):
+    # Valid games the question has no answer for: Unprocessable (422).
+    with pytest.raises(Unprocessable, match="not defined"):
         grundy({**WYTHOFF, "alter": {"N": [[0, 0]]}}, 5)
-    with pytest.raises(DefinitionError, match="ho-extension"):
+    with pytest.raises(Unprocessable, match="ho-extension"):
         grundy({**WYTHOFF, "special": ["ho-extension"]}, 5)
     with pytest.raises(DefinitionError, match=f"at most {MAX_GRUNDY_N}"):
         grundy(WYTHOFF, MAX_GRUNDY_N + 1)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from catalog.compute import identify as module
+from catalog.compute import maximal as model
 from catalog.compute import reference
 from catalog.compute.identify import (
     Game,
@@ -304,7 +305,7 @@ def cover_by_pairs(grid, steps):
 @pytest.mark.parametrize("seed", range(3))
 def test_differences_and_cover_are_their_definitions(seed, density, path, monkeypatch):
     if path != "either":
-        monkeypatch.setattr(module, "_SHIFTS", 0 if path == "fft" else 10**9)
+        monkeypatch.setattr(model, "_SHIFTS", 0 if path == "fft" else 10**9)
     rng = np.random.default_rng(seed)
     n = 37 + seed  # odd and even sizes: 691 cells at 0.3 (FFT), about 70 at 0.05
     grid = rng.random((n, n)) < density
