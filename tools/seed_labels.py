@@ -8,7 +8,7 @@ digits, with the fingerprint of the families and seeds they come from
 Seeding a catalog labels its seeds (``maharaja.1.2`` names W000004 from the
 start), and seeding one family gives each member the W-number and labels
 of every member of its game, and ``wythoff add`` labels a new game that is
-a member; without this file each means expanding all 10,591 members of the
+a member; without this file each means expanding every member of the
 shipped families. Run it after changing a family or a seed file:
 ``python tools/seed_labels.py``. A stale file is never used (its fingerprint
 differs), and ``tests/families/test_files.py`` fails until it is written.
