@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 ENV_URL = "WYTHOFF_DATABASE_URL"
 ENV_DATA_DIR = "WYTHOFF_DATA_DIR"
 ENV_CHUNK = "WYTHOFF_CHUNK_COLUMNS"
@@ -39,7 +37,13 @@ def default_sqlite_url(environ: Mapping[str, str] | None = None) -> str:
     ``WYTHOFF_DATA_DIR`` overrides the directory (tests and sandboxes use it).
     """
     environ = os.environ if environ is None else environ
-    folder = environ.get(ENV_DATA_DIR) or platformdirs.user_data_dir("wythoff-catalog")
+    folder = environ.get(ENV_DATA_DIR)
+    if not folder:
+        # Imported here: platformdirs loads tempfile, shutil and random,
+        # which ``wythoff --help`` never needs.
+        import platformdirs
+
+        folder = platformdirs.user_data_dir("wythoff-catalog")
     return f"sqlite:///{Path(folder) / 'catalog.sqlite3'}"
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -40,6 +38,9 @@ def render_grid(doc: dict[str, Any]) -> str:
         for r, line in zip(rows["values"], doc["cells"], strict=True)
     ]
     if getattr(doc, "fmt", "text") == "csv":
+        import csv
+        import io
+
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)

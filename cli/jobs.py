@@ -7,24 +7,22 @@ kernels) is imported by the commands when they run.
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 import sys
 from typing import Any
 
 import click
 
-from catalog.cli.output import table
+from catalog.cli.output import count, table
 from catalog.cli.params import Integer
 
 STATES = ("queued", "running", "done", "failed")
 
 
 def render(doc: dict[str, Any]) -> str | None:
-    """The text form of a job list (``jobs``, ``enqueue``), of a worker's
-    summary, or None for other documents."""
+    """The text form of a job list (``jobs --all``, ``enqueue``), of the
+    queue's summary (``jobs``), or None for other documents."""
+    if "counts" in doc and "running" in doc and "failed" in doc:
+        return render_summary(doc)
     if "jobs" in doc and isinstance(doc["jobs"], list) and len(doc) == 1:
         rows = [
             (
@@ -46,9 +44,57 @@ def render(doc: dict[str, Any]) -> str | None:
     return None
 
 
+def render_summary(doc: dict[str, Any]) -> str:
+    """``wythoff jobs``: the jobs in each state, what runs (rate, ETA) and
+    what failed; the whole list is ``--all`` or ``--json``."""
+    counts = doc["counts"]
+    total = sum(counts.values())
+    if not total:
+        return "no jobs"
+    states = ", ".join(f"{counts[s]:,} {s}" for s in STATES if counts[s])
+    lines = [f"{count(total, 'job')}: {states}"]
+    for state, header, row in (
+        ("running", ("JOB", "ENTRY", "N", "DONE", "RATE", "ETA", "WORKER"), _running),
+        ("failed", ("JOB", "ENTRY", "N", "ATTEMPTS", "ERROR"), _failed),
+    ):
+        shown = doc[state]
+        if not shown:
+            continue
+        more = counts[state] - len(shown)
+        lines.append(f"\n{state}" + (f" (the latest {len(shown)})" if more else ""))
+        lines.append(table(header, [row(j) for j in shown]))
+        if more:
+            lines.append(f"and {more:,} more: wythoff jobs --state {state}")
+    lines.append("\nevery job: wythoff jobs --all, or --state STATE, or --json")
+    return "\n".join(lines)
+
+
+def _running(j: dict[str, Any]) -> tuple[str, ...]:
+    return (
+        str(j["id"]),
+        j["entry"],
+        str(j["n"]),
+        f"{j['done']}/{j['n']}",
+        f"{j['rate']:g}/s" if j.get("rate") else "-",
+        f"{j['eta']} s" if j.get("eta") is not None else "-",
+        j.get("worker") or "-",
+    )
+
+
+def _failed(j: dict[str, Any]) -> tuple[str, ...]:
+    error = (j.get("error") or "").splitlines()
+    return (
+        str(j["id"]),
+        j["entry"],
+        str(j["n"]),
+        str(j["attempts"]),
+        error[0] if error else "",
+    )
+
+
 def register(cli: click.Group) -> None:
     """Add the queue's commands to the ``wythoff`` group."""
-    from catalog.cli.main import common
+    from catalog.cli.main import common, takes_format
 
     @cli.command()
     @click.argument("entry_ids", metavar="ID...", nargs=-1, required=True)
@@ -112,18 +158,40 @@ def register(cli: click.Group) -> None:
         help="Cancel a queued or running job first (its worker stops at its "
         "next chunk).",
     )
-    @click.option("--limit", type=Integer(1, 100_000), default=1000, show_default=True)
+    @click.option(
+        "--all",
+        "every",
+        is_flag=True,
+        help="List every job (up to --limit), not the summary.",
+    )
+    @click.option(
+        "--limit",
+        type=Integer(1, 100_000),
+        default=1000,
+        show_default=True,
+        help="Most jobs listed (--all, --state, --json).",
+    )
     @common
+    @takes_format
     def jobs_(
-        store: Any, state: str | None, cancel: int | None, limit: int
+        store: Any,
+        state: str | None,
+        cancel: int | None,
+        every: bool,
+        limit: int,
+        as_json: bool,
     ) -> dict[str, Any]:
-        """The queue at a glance: entry, bound, state, progress (columns done
+        """The queue at a glance: the jobs in each state, the running ones
+        (progress, rate, ETA, worker) and the latest failures. --all, --state
+        and --json list the jobs: entry, bound, state, progress (columns done
         of wanted), rate, ETA, worker, attempts, error."""
         from catalog.service import jobs
 
         if cancel is not None:
             jobs.cancel(store, cancel)
-        return jobs.jobs(store, state, limit)
+        if as_json or every or state is not None:
+            return jobs.jobs(store, state, limit)
+        return jobs.summary(store)
 
 
 def queue_seeded(store: Any, ids: list[str], n: int) -> list[int]:
@@ -136,6 +204,7 @@ def queue_seeded(store: Any, ids: list[str], n: int) -> list[int]:
 
 def _work(store: Any, once: bool, max_idle: int | None) -> dict[str, Any]:
     import logging
+    import signal
 
     from catalog.service import jobs
 
@@ -167,6 +236,11 @@ def _processes(
 ) -> dict[str, Any]:
     """K worker processes of this command; SIGTERM and Ctrl-C are passed on
     to them, and their summaries added up."""
+    import json
+    import os
+    import signal
+    import subprocess
+
     command = [sys.executable, "-m", "catalog.cli", "worker", "--json"]
     # The URL through the environment: a password is not shown by ps.
     env = {**os.environ, "WYTHOFF_DATABASE_URL": store.settings.database_url}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,6 @@ from click.exceptions import NoArgsIsHelpError
 from catalog.cli import admin, families, jobs, reading, theory, writing
 from catalog.cli.output import emit
 from catalog.cli.params import Integer, user_error
-from catalog.config import Settings
 from catalog.errors import CatalogError
 
 if TYPE_CHECKING:
@@ -62,6 +62,30 @@ class Catalog(click.Group):
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> click.Context:
+        if parent is None:  # the subcommands' contexts inherit it
+            extra.setdefault("terminal_width", terminal_width())
+        return super().make_context(info_name, args, parent, **extra)
+
+
+def terminal_width() -> int:
+    """The width ``shutil.get_terminal_size`` gives click's help (``COLUMNS``,
+    else the terminal's, else 80), without importing shutil: with lzma and
+    bz2, which it loads, a sixth of what ``wythoff --help`` adds to
+    ``import click``."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
 
 class LazyStore:
     """Builds the store on first use, so ``--help`` never touches a database."""
@@ -74,6 +98,7 @@ class LazyStore:
     @property
     def store(self) -> service.Store:
         service = _service()
+        from catalog.config import Settings
         from catalog.store.limits import Limits
 
         if self._store is None:
@@ -127,6 +152,8 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(obj: LazyStore, as_json: bool, db: str | None, **kwargs: Any) -> None:
         obj.db = db or obj.db
         as_json = as_json or obj.as_json
+        if getattr(func, "takes_format", False):
+            kwargs["as_json"] = as_json
         try:
             result = func(obj.store, **kwargs)
         except CatalogError as exc:
@@ -139,6 +166,13 @@ def common(func: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(1)  # verify: the report is printed, and the exit says it failed
 
     return wrapper
+
+
+def takes_format(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A command under :func:`common` whose text is not its JSON document
+    rendered (a summary of a bulk result) gets ``as_json`` too."""
+    func.takes_format = True  # type: ignore[attr-defined]
+    return func
 
 
 def n_option(func: Callable[..., Any]) -> Callable[..., Any]:

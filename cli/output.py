@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,6 +18,9 @@ class Streamed:
 
 
 def emit(result: Any, as_json: bool) -> None:
+    # json is imported when a document is printed, not for ``--help``.
+    import json
+
     if isinstance(result, str):  # a file's contents (export): printed as is
         click.echo(result, nl=False)
     elif isinstance(result, Streamed):
@@ -33,9 +35,14 @@ def emit(result: Any, as_json: bool) -> None:
 
 def render(doc: dict[str, Any]) -> str:
     """A readable form of a result document."""
-    from catalog.cli import families, jobs, theory
+    from catalog.cli import families, jobs, theory, writing
 
-    text = families.render(doc) or jobs.render(doc) or theory.render(doc)
+    text = (
+        families.render(doc)
+        or jobs.render(doc)
+        or theory.render(doc)
+        or writing.render(doc)
+    )
     if text is not None:
         return text
     if "entries" in doc and "ok" in doc:
@@ -46,6 +53,8 @@ def render(doc: dict[str, Any]) -> str:
         lines.append("all checks passed" if doc["ok"] else "some checks FAILED")
         return "\n".join(lines)
     if "entries" in doc:
+        import json
+
         shown = list(dict.fromkeys(k for e in doc["entries"] for k in e["values"]))
         rows = [
             (
@@ -216,6 +225,26 @@ def render_entry(doc: dict[str, Any]) -> str:
         for problem in book["problems"]:
             lines.append(f"  problem: {problem}")
     return "\n".join(lines)
+
+
+def ranges(numbers: Iterable[int], most: int = 3) -> str:
+    """Numbers as runs of consecutive ones, ascending: ``12–1030``, or
+    ``3–5, 9, 12–20 and 4 more runs`` past ``most`` runs."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    shown = [f"{a}" if a == b else f"{a}–{b}" for a, b in runs[:most]]
+    more = len(runs) - most
+    text = ", ".join(shown) or "-"
+    return f"{text} and {count(more, 'more run')}" if more > 0 else text
+
+
+def count(number: int, noun: str) -> str:
+    """``1,019 jobs``, ``1 job``."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:

@@ -9,10 +9,36 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from catalog.cli import jobs
+from catalog.cli.output import count, ranges
 from catalog.cli.params import Integer
 
 if TYPE_CHECKING:
     from catalog import service
+
+
+def render(doc: dict[str, Any]) -> str | None:
+    """The text form of ``seed``'s report: how many entries were added,
+    updated or already there, each family's members, the range of the
+    jobs queued; the IDs themselves are under ``--json``. None for other
+    documents."""
+    if not {"added", "updated", "unchanged"} <= set(doc):
+        return None
+    states = ("added", "updated", "unchanged")
+    lines = ["entries: " + ", ".join(f"{len(doc[s]):,} {s}" for s in states)]
+    for name, found in doc.get("families", {}).items():
+        there = found["members"] - found["added"]
+        lines.append(
+            f"{name}: {count(found['members'], 'member')}, "
+            f"{found['added']:,} added, {there:,} already there"
+        )
+    if "jobs" in doc:
+        queued = doc["jobs"]
+        lines.append(
+            f"queued: {count(len(queued), 'job')} ({ranges(queued)}); "
+            "'wythoff jobs' follows them, 'wythoff worker' runs them"
+        )
+    lines.append("every ID: wythoff seed … --json")
+    return "\n".join(lines)
 
 
 def register(cli: click.Group) -> None:

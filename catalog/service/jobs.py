@@ -81,6 +81,24 @@ def jobs(store: Store, state: str | None = None, limit: int = 1000) -> dict[str,
         return {"jobs": [queue.document(session, row) for row in rows]}
 
 
+def summary(store: Store, shown: int = 10) -> dict[str, Any]:
+    """The queue at a glance, for a person at a terminal: the jobs in each
+    state (``counts``), the running ones with their rate and ETA and the
+    latest failures, at most ``shown`` of each (``running``, ``failed``)."""
+    with store.sessions() as session:
+        counts = queue.count_jobs(session)
+        return {
+            "counts": counts,
+            **{
+                state: [
+                    queue.document(session, row)
+                    for row in queue.list_jobs(session, state, shown)
+                ]
+                for state in ("running", "failed")
+            },
+        }
+
+
 def cancel(store: Store, job_id: int) -> dict[str, Any]:
     with writing(store.sessions) as session:
         found = queue.cancel(session, job_id)

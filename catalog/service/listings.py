@@ -121,8 +121,8 @@ def label_seeds(session: Session, fs: FamilySet) -> None:
     for number, key in found:
         if key in rows:
             labels[number] = rows[key]
-        elif key not in fs.seed_ids and key in fs.by_key:  # not a seed's game
-            labels[number] = fs.label_rows(key)
+        elif key not in fs.seed_ids and (held := fs.label_rows(key)):
+            labels[number] = held  # a member's game under a seed's number
     labelled.attach_many(session, labels)
 
 

@@ -24,7 +24,7 @@ from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, false, or_, select, text, true, update
+from sqlalchemy import exists, false, func, or_, select, text, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
@@ -146,6 +146,15 @@ def list_jobs(session: Session, state: str | None, limit: int = 1000) -> list[Jo
             j.id if j.state != "done" and j.state != "failed" else -j.id,
         ),
     )
+
+
+def count_jobs(session: Session) -> dict[str, int]:
+    """The number of jobs in each state, every state named."""
+    rows = session.execute(
+        select(Job.state, func.count()).where(Job.kind == KIND).group_by(Job.state)
+    )
+    found = {state: count for state, count in rows}
+    return {state: found.get(state, 0) for state in STATES}
 
 
 def document(session: Session, job: Job) -> dict[str, Any]:

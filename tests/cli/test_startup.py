@@ -10,6 +10,7 @@ and the models mapped with it): a fifth of a second; they read with Core
 statements on :mod:`catalog.store.tables`.
 """
 
+import ast
 import json
 import subprocess
 import sys
@@ -80,6 +81,51 @@ def test_help_imports_neither_numba_nor_the_database_layer(tmp_path):
     found = probe([["--help"], ["show", "--help"]], tmp_path)
     assert among(found["--help"], ("numba", "numpy", "sqlalchemy", "flask")) == []
     assert among(found["show --help"], ("numba", "numpy", "sqlalchemy")) == []
+
+
+#: Prints the modules ``wythoff --help`` loads beyond ``import click``
+#: (``repr``: importing json would hide it).
+HELP_PROBE = """
+import sys
+import click
+
+before = set(sys.modules)
+from catalog.cli.main import cli
+
+try:
+    cli(["--help"], standalone_mode=False)
+except SystemExit:
+    pass
+print(sorted(set(sys.modules) - before))
+"""
+
+
+def test_help_loads_the_command_line_and_click_s_help_formatter_alone():
+    """Every module ``--help`` adds to ``import click`` costs its start:
+    the standard library's too (platformdirs with tempfile and random,
+    subprocess, csv, json, shutil with lzma and bz2 were a third of
+    what it added)."""
+    done = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    added = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    ours = [m for m in added if m == "catalog" or m.startswith("catalog.")]
+    assert set(ours) <= {
+        "catalog",
+        "catalog.cli",
+        *(f"catalog.cli.{m}" for m in ("main", "params", "output")),
+        *(f"catalog.cli.{m}" for m in ("reading", "theory", "writing", "admin")),
+        *(f"catalog.cli.{m}" for m in ("families", "jobs")),
+        "catalog.config",  # the limits the help text names
+        "catalog.errors",
+        "catalog.inputs",
+    }
+    # click's help formatter, and what a frozen dataclass (the settings) needs.
+    needed = {"click._textwrap", "textwrap", "gc", "dataclasses", "copy"}
+    # click's translations look up the locale when an option is declared.
+    needed |= {"locale", "_locale"}
+    assert set(added) - set(ours) <= needed
 
 
 @pytest.fixture(scope="module")

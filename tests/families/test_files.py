@@ -252,6 +252,8 @@ def test_the_seeds_kept_labels_are_current(families):
     }
     assert kept["shared"] == families.computed_shared()
     assert ["maharaja.1.2", "adjoined.1.2"] in kept["shared"].values()
+    assert kept["members"] == families.computed_primary_labels()
+    assert len(kept["members"]) == len(families.labels)  # no two keys' prefixes meet
 
 
 @pytest.mark.parametrize("name", [f.name for f in load_families().ordered])
@@ -280,6 +282,21 @@ def test_the_seeds_labels_are_read_without_expanding_a_family():
     assert found == _as_json(load_families().computed_seed_labels())
 
 
+def test_a_game_s_labels_are_found_without_expanding_a_family(families):
+    """``wythoff add`` labels a new game from the kept file: one member
+    expanded (and those sharing its game), no family's list of members."""
+    keys = [families.members(f.name)[-1].game.key for f in families.ordered]
+    shared = families.parse_label("adjoined.1.2").game.key  # maharaja.1.2's too
+    stranger = families.parse_label("box.2.2").game.key.replace("a", "b")
+    fresh = _load(families_dir(), seeds_dir())  # not the process's shared set
+    found = [fresh.label_rows(key) for key in [*keys, shared, stranger]]
+    assert fresh._expanded == {} and "by_key" not in fresh.__dict__
+    assert found == [families.label_rows(k) for k in [*keys, shared, stranger]]
+    assert [row["label"] for row in found[-2]] == ["maharaja.1.2", "adjoined.1.2"]
+    assert found[-1] == []
+    assert all(found[:-1])
+
+
 def test_kept_labels_of_other_families_or_seeds_are_not_used(edited):
     """Families that no longer hold maharaja.1.2 (W000004's game) label it
     no more, though the kept file does."""
@@ -288,6 +305,7 @@ def test_kept_labels_of_other_families_or_seeds_are_not_used(edited):
     labels = {row["label"] for rows in changed.seed_labels().values() for row in rows}
     assert "maharaja.1.2" not in labels and "maharaja-misere.1.2" not in labels
     assert changed.seed_labels() == changed.computed_seed_labels()
+    assert changed.primary_labels == changed.computed_primary_labels()
     shared = {label for found in changed.shared.values() for label in found}
     assert "maharaja.2.3" in shared and "maharaja.1.2" not in shared
     adjoined = changed.parse_label("adjoined.1.4")  # maharaja.1.4's game before
