@@ -187,7 +187,7 @@ def _fill_admitted(
     the one that claimed instead of racing for the slots; a claim the gate
     refuses is given back before the refusal goes up. A fill that waits for
     a claim short of its ``n`` holds its admission while it waits, as it
-    will compute after it."""
+    will compute after it. How long a fill waits: :func:`_patience`."""
     started = time.monotonic()
     told = admitted = False
     while True:
@@ -231,7 +231,8 @@ def _fill_admitted(
             admission.enter_context(limits.admitted(seconds, fill=(entry_id, n)))
             admitted = True
         waited = time.monotonic() - started
-        if limits.wait is not None and waited >= limits.wait:
+        patience = _patience(limits, shared)
+        if patience is not None and waited >= patience:
             raise Busy(message + "; try again", retry_after=retry)
         if limits.on_wait is not None and not told:
             limits.on_wait(message + "; waiting for it")
@@ -256,6 +257,17 @@ def _fill_admitted(
         raise
     with writing(maker) as session:
         _finish(session, job_id, "done", None)
+
+
+def _patience(limits: Limits, shared: bool) -> float | None:
+    """Most seconds to wait for another claim (None: no limit):
+    ``limits.wait``, or for a claim that covers the fill (``shared``) at
+    least ``limits.deadline``: the work waited for is the fill's own (within
+    its budget), which it would have been let compute that long, and a
+    loaded machine must not turn identical requests into 503s."""
+    if not shared or limits.wait is None:
+        return limits.wait
+    return limits.wait if limits.deadline is None else max(limits.wait, limits.deadline)
 
 
 def _admit_claimed(
