@@ -73,7 +73,7 @@ def server_env(tmp_path, **more):
     }
 
 
-#: A server's start (seeding, migrating, loading the kernels, in 4 gunicorn
+#: A server's start (migrating, loading the kernels, in 4 gunicorn
 #: workers at once) took over a minute beside the whole suite on 2 cores.
 SLOW_START = pytest.mark.timeout(360)
 
