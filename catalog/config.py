@@ -24,7 +24,9 @@ ENV_RESULT_CACHE = "WYTHOFF_RESULT_CACHE_BYTES"
 INLINE_SECONDS = 2.0
 #: Most seconds a request waits for another process computing the same
 #: entry before it answers 503 with ``Retry-After``
-#: (``WYTHOFF_CLAIM_WAIT_SECONDS``).
+#: (``WYTHOFF_CLAIM_WAIT_SECONDS``); for one computing at least the
+#: request's n, at least ``OVERRUN`` budgets (what the request's own
+#: computation could take).
 CLAIM_WAIT_SECONDS = 5.0
 #: A request's computation stops (keeping its chunks, answering 503) after
 #: this many times the budget: the estimate is checked, not trusted.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from catalog.cli.params import Integer
-from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS
+from catalog.config import CLAIM_WAIT_SECONDS, INLINE_SECONDS, OVERRUN
 
 if TYPE_CHECKING:
     from catalog import service
@@ -38,7 +38,9 @@ def register(cli: click.Group) -> None:
             f"(default {INLINE_SECONDS:g}; more gets a 422 naming budget and "
             "estimate) and waits at most WYTHOFF_CLAIM_WAIT_SECONDS (default "
             f"{CLAIM_WAIT_SECONDS:g}) for another process computing the same "
-            "entry (then a 503 with Retry-After). One user has no quota of "
+            "entry (then a 503 with Retry-After), or, when that process computes "
+            f"what the request asks, up to {OVERRUN} budgets, without a compute "
+            "slot or quota. One user has no quota of "
             "computation (WYTHOFF_QUOTA_SECONDS sets one); computations run "
             "WYTHOFF_COMPUTE_SLOTS at once (default: half the cores), others "
             "get a 429 with Retry-After, which the notebook client waits on."

@@ -10,7 +10,9 @@ search) passes :class:`Gate` first, with its estimate from
    ``COMPUTE_SLOTS_DIR``: the kernel releases a dead process's lock). With
    every slot in use the request is not kept waiting in the worker that
    reads need: a fill is queued (``202``) when the server has a queue, and
-   anything else answers ``429`` with ``Retry-After``.
+   anything else answers ``429`` with ``Retry-After``. A request that only
+   waits for another's fill reaching its ``n`` (the same work) does not
+   pass the gate at all: no slot, no quota (:mod:`catalog.store.fill`).
 2. **The client's quota**: at most ``QUOTA_SECONDS`` seconds of estimated
    work per minute (a sliding window), counted by the ``limits`` library in
    a store shared by every API process and host (``QUOTA_STORAGE``, e.g.

@@ -176,9 +176,18 @@ def _fill_admitted(
     poll: float,
 ) -> None:
     """:func:`fill`, holding the gate's admission (``limits.admitted``) in
-    ``admission`` from its first claim or wait to its end: a fill that finds
-    the work done is not admitted at all; one that waits for another
-    process's claim is, with the work it would do (the estimate)."""
+    ``admission`` from its claim, or from the start of a wait that will be
+    followed by work of its own, to its end.
+
+    A fill that finds the work done is not admitted at all, and neither is
+    one that waits for another claim reaching at least its ``n`` (the same
+    work, shared: sixteen identical requests compute once, and the fifteen
+    that wait take no compute slot and no quota). It is admitted when it
+    claims, after the claim, so that requests arriving together wait for
+    the one that claimed instead of racing for the slots; a claim the gate
+    refuses is given back before the refusal goes up. A fill that waits for
+    a claim short of its ``n`` holds its admission while it waits, as it
+    will compute after it. How long a fill waits: :func:`_patience`."""
     started = time.monotonic()
     told = admitted = False
     while True:
@@ -203,21 +212,27 @@ def _fill_admitted(
                 )
             holder = _running(session, entry_id)
             live = holder is not None and not _abandoned(holder, lease)
+            shared = False
             if live:
                 assert holder is not None
                 message, retry = _busy(game, extent, entry_id, holder)
-        if not admitted:
-            # Once, before computing or waiting: a request that waits for
-            # another process holds its server's worker as one computing.
-            admission.enter_context(limits.admitted(seconds, fill=(entry_id, n)))
-            admitted = True
+                # The holder's work covers this fill's: waiting adds none.
+                shared = holder.target >= n
         if not live:
             job_id = _claim(maker, entry_id, n, holder)
-            if job_id is not None:
-                break
-            continue  # another process claimed first: look again
+            if job_id is None:
+                continue  # another process claimed first: look again
+            if not admitted:
+                _admit_claimed(maker, job_id, limits, admission, seconds, (entry_id, n))
+            break
+        if not admitted and not shared:
+            # Once: a fill that will compute after the holder holds its
+            # server's worker as one computing while it waits.
+            admission.enter_context(limits.admitted(seconds, fill=(entry_id, n)))
+            admitted = True
         waited = time.monotonic() - started
-        if limits.wait is not None and waited >= limits.wait:
+        patience = _patience(limits, shared)
+        if patience is not None and waited >= patience:
             raise Busy(message + "; try again", retry_after=retry)
         if limits.on_wait is not None and not told:
             limits.on_wait(message + "; waiting for it")
@@ -242,6 +257,42 @@ def _fill_admitted(
         raise
     with writing(maker) as session:
         _finish(session, job_id, "done", None)
+
+
+def _patience(limits: Limits, shared: bool) -> float | None:
+    """Most seconds to wait for another claim (None: no limit):
+    ``limits.wait``, or for a claim that covers the fill (``shared``) at
+    least ``limits.deadline``: the work waited for is the fill's own (within
+    its budget), which it would have been let compute that long, and a
+    loaded machine must not turn identical requests into 503s."""
+    if not shared or limits.wait is None:
+        return limits.wait
+    return limits.wait if limits.deadline is None else max(limits.wait, limits.deadline)
+
+
+def _admit_claimed(
+    maker: sessionmaker[Session],
+    job_id: int,
+    limits: Limits,
+    admission: ExitStack,
+    seconds: float,
+    fill: tuple[int, int],
+) -> None:
+    """The gate's admission of the work of the claim ``job_id``, just made;
+    refused (no compute slot, the quota spent), the claim is deleted, as
+    nothing was computed under it, and its waiters look again."""
+    try:
+        admission.enter_context(limits.admitted(seconds, fill=fill))
+    except BaseException:
+        with writing(maker) as session:
+            session.execute(
+                delete(Job).where(
+                    Job.id == job_id,
+                    Job.state == "running",
+                    Job.claimed_by == worker_name(),
+                )
+            )
+        raise
 
 
 def compute_claimed(

@@ -33,10 +33,12 @@ class Limits:
     ``budget``: most expected seconds of work (:mod:`catalog.compute.cost`);
     more raises :class:`~catalog.errors.TooMuchWork` before anything is computed.
     ``wait``: most seconds to wait for another process's claim on the
-    entry, then :class:`Busy`. ``deadline``: most seconds of actual work;
-    past it the fill stops after its current chunk (kept) and raises
-    :class:`Busy`, so a request ends even when the machine is slower than
-    the estimate says. ``on_wait`` is told once when the fill starts waiting.
+    entry, then :class:`Busy` (at least ``deadline`` for a claim that
+    reaches the fill's ``n``: that wait is the fill's own work).
+    ``deadline``: most seconds of actual work; past it the fill stops after
+    its current chunk (kept) and raises :class:`Busy`, so a request ends
+    even when the machine is slower than the estimate says. ``on_wait`` is
+    told once when the fill starts waiting.
     """
 
     budget: float | None = None

@@ -9,10 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
-from collections import Counter
 
 import pytest
 import redis
@@ -416,38 +413,6 @@ def test_the_cache_drops_its_oldest_answers_past_its_bytes(fresh_app):
     assert kept == list(range(4, 12)), "the newest stay"
     # An answer over an eighth of the cache is not kept at all.
     assert not results.put(store.sessions, "test", "big", os.urandom(9000), None, 64000)
-
-
-def test_requests_waiting_for_a_claim_hold_slots_too(one_slot):
-    """Sixteen requests for the same fill: one computes, one waits for it
-    (each holds one of the 2 slots), the rest are told to come back; no
-    worker is kept waiting beyond the slots."""
-    app = one_slot(COMPUTE_SLOTS=2, INLINE_SECONDS=10, CLAIM_WAIT_SECONDS=30)
-    base, stop = serve(app)
-    url = f"{base}/api/v1/entries/W000004/p-positions?n=120000&start=119000"
-    answers, barrier = [None] * 16, threading.Barrier(16)
-
-    def fetch(i):
-        barrier.wait()
-        try:
-            with urllib.request.urlopen(url, timeout=120) as response:
-                answers[i] = (response.status, response.read())
-        except urllib.error.HTTPError as exc:
-            answers[i] = (exc.code, exc.headers.get("Retry-After"))
-
-    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(16)]
-    try:
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        stop()
-    statuses = Counter(status for status, _ in answers)
-    assert statuses[200] >= 1 and statuses[429] >= 1
-    assert set(statuses) == {200, 429}
-    assert len({body for status, body in answers if status == 200}) == 1
-    assert {retry for status, retry in answers if status == 429} == {"10"}
 
 
 @pytest.mark.parametrize(
