@@ -251,7 +251,8 @@ class Catalog:
     def table(
         self, family: str, invariant: str, fix: list[str] | None = None
     ) -> dict[str, Any]:
-        """An invariant over a family's two parameters (``wythoff table``)."""
+        """An invariant over a family's two free parameters (``wythoff
+        table``), or over one (a row for each stored member, one column)."""
         return self._get(
             f"/api/v1/families/{self._part(family)}/table",
             invariant=invariant,
