@@ -307,9 +307,12 @@ def _column(
     by_code = {
         m.codes[free]: m.parameters[param.name] for m in _chosen(family, store, fixed)
     }
+    # A stored label the family files no longer hold (a range narrowed since)
+    # has no row, as it has no cell in a table of two parameters.
     stored = sorted(
         (codes[free], value)
         for codes, _, value in _rows(store, family, fixed, invariant)
+        if codes[free] in by_code
     )
     return {
         "family": family.name,
