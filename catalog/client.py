@@ -55,10 +55,11 @@ try:  # the whole catalog is installed: one except clause catches both
 except ImportError:  # the client alone (wythoff-client)
     _Base = Exception  # type: ignore[assignment,misc]
 
-#: The API's largest search page and deepest offset (catalog.inputs; a test
-#: checks that the two agree).
+#: The API's largest search page and deepest offset, and its largest page of
+#: entries (catalog.inputs; a test checks that they agree).
 MAX_SEARCH_LIMIT = 1000
 MAX_SEARCH_OFFSET = 10_000
+MAX_LIST_LIMIT = 1000
 
 
 class CatalogError(_Base):  # type: ignore[valid-type,misc]
@@ -214,11 +215,18 @@ class Catalog:
         family: str | None = None,
         where: str | list[str] | None = None,
         sort: str | None = None,
+        limit: int | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Every entry matching the filters (as ``wythoff list``), following
-        the cursor; ``q`` matches words of the name."""
-        cursor = None
-        while True:
+        the cursor; ``q`` matches words of the name. ``limit`` stops after
+        that many entries, asking the server for no more than those."""
+        if limit is not None:
+            limit = integer(limit, "limit")
+            if limit < 0:
+                raise ValueError(f"limit: must be at least 0, not {limit}")
+        cursor, left = None, limit
+        while left is None or left > 0:
+            want = MAX_LIST_LIMIT if left is None else min(left, MAX_LIST_LIMIT)
             page = self._get(
                 "/api/v1/entries",
                 keyword=keyword,
@@ -227,9 +235,11 @@ class Catalog:
                 where=where,
                 sort=sort,
                 cursor=cursor,
-                limit=1000,
+                limit=want,
             )
-            yield from page["entries"]
+            yield from page["entries"][:want]
+            if left is not None:
+                left -= len(page["entries"][:want])
             cursor = page["next"]
             if cursor is None:
                 return
@@ -241,7 +251,8 @@ class Catalog:
     def table(
         self, family: str, invariant: str, fix: list[str] | None = None
     ) -> dict[str, Any]:
-        """An invariant over a family's two parameters (``wythoff table``)."""
+        """An invariant over a family's two free parameters (``wythoff
+        table``), or over one (a row for each stored member, one column)."""
         return self._get(
             f"/api/v1/families/{self._part(family)}/table",
             invariant=invariant,
@@ -275,9 +286,17 @@ class Catalog:
             start = (int(query["start"][0]), int(query["start_y"][0]))
         return np.concatenate(parts)
 
-    def is_p(self, wid: str, x: int, y: int) -> dict[str, Any]:
-        """Is (x, y) a P-position, and if not a winning move (any size of
-        pile: give Python ints, 10**300 is fine; floats are refused)."""
+    def is_p(self, wid: str, x: int, y: int) -> bool:
+        """``True`` when (x, y) is a P-position, ``False`` when it is an
+        N-position (any size of pile: give Python ints, 10**300 is fine;
+        floats are refused). :meth:`position` has the whole answer, with a
+        winning move."""
+        return self.position(wid, x, y)["outcome"] == "P"
+
+    def position(self, wid: str, x: int, y: int) -> dict[str, Any]:
+        """The whole answer about (x, y) (what ``wythoff is-p`` prints):
+        ``outcome`` ``"P"`` or ``"N"``, and ``move_to`` a winning move from
+        an N-position (None from a P-position)."""
         x, y = integer(x, "x"), integer(y, "y")
         return self._get(f"/api/v1/entries/{self._part(wid)}/positions/{x}/{y}")
 
@@ -390,8 +409,9 @@ class Catalog:
         return frame
 
     def entries_frame(self, **filters: Any) -> Any:
-        """:meth:`entries` (the same filters) as a pandas DataFrame, one row an
-        entry indexed by ID: label, name, and a column per invariant shown."""
+        """:meth:`entries` (the same filters and ``limit``) as a pandas
+        DataFrame, one row an entry indexed by ID: label, name, and a column
+        per invariant shown."""
         pd = _pandas("entries_frame")
         rows = []
         for entry in self.entries(**filters):

@@ -9,6 +9,7 @@ stay within the lengths stated here, each limit once.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -30,9 +31,16 @@ MAX_NAME_LENGTH = 200
 MAX_LABEL_LENGTH = 200
 #: Most characters of a definition given as JSON text.
 MAX_DEFINITION_LENGTH = 10_000_000
-#: Deepest nesting of arrays and objects in a definition (the deepest valid
-#: one, ``{"alter": {"P": [[x, y]]}}``, has 4).
-MAX_DEFINITION_DEPTH = 8
+#: Deepest nesting of arrays and objects in any JSON the catalog reads (a
+#: definition, identify's body): the deepest valid definition,
+#: ``{"alter": {"P": [[x, y]]}}``, has 4, identify's ``{"positions": [[x,
+#: y]]}`` 3. Python's decoder recurses once a level (100,000 levels were a
+#: ``RecursionError``), so the depth is counted before it runs.
+MAX_JSON_DEPTH = 8
+#: Most bytes of a JSON request body (identify's, over HTTP or on a command
+#: line's stdin): a whole window of the largest n as pairs,
+#: ``[[255, 255], …]``, is about 650 KB.
+MAX_BODY_BYTES = 2 * 2**20
 
 #: Largest ``offset`` of a page of search results, and largest page.
 MAX_SEARCH_OFFSET = 10_000
@@ -134,3 +142,60 @@ def parse_words(text: str, name: str) -> list[str]:
 def shown(text: str) -> str:
     """A short, printable quotation of what the user gave."""
     return repr(text[:40] + ("…" if len(text) > 40 else ""))
+
+
+def read_json(text: str, name: str, max_length: int) -> Any:
+    """The value of the JSON ``text``, read the same way everywhere (a
+    definition, identify's body over HTTP or on stdin).
+
+    Checked before the decoder runs: at most ``max_length`` characters, no
+    NUL, arrays and objects nested at most :data:`MAX_JSON_DEPTH` deep; and
+    while it runs: a key given twice in an object is an error, not "the last
+    one wins", and a number has at most :data:`MAX_INT_DIGITS` digits.
+
+    Raises
+    ------
+    BadValue
+        Naming ``name`` and the limit or the fault.
+    """
+    check_text(text, name, max_length)
+    depth = nesting(text)
+    if depth > MAX_JSON_DEPTH:
+        raise BadValue(name, f"nested {depth} levels deep (at most {MAX_JSON_DEPTH})")
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
+    except json.JSONDecodeError as exc:
+        raise BadValue(name, f"not valid JSON: {exc}") from None
+    except ValueError as exc:  # from _unique_keys or _json_int
+        raise BadValue(name, str(exc)) from None
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def nesting(text: str) -> int:
+    """How deep arrays and objects nest in ``text``, strings left out (an
+    unterminated string only makes the count larger; the decoder refuses it
+    anyway)."""
+    import numpy as np  # here: the command line's start-up does not need it
+
+    codes = np.frombuffer(_STRING.sub("", text).encode(), dtype=np.uint8)
+    steps = np.zeros(codes.size, dtype=np.int64)
+    steps[(codes == ord("[")) | (codes == ord("{"))] = 1
+    steps[(codes == ord("]")) | (codes == ord("}"))] = -1
+    return int(np.cumsum(steps).max(initial=0))
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"key {key!r} given twice")
+        data[key] = value
+    return data

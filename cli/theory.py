@@ -56,7 +56,8 @@ def register(cli: click.Group) -> None:
         "--file",
         "path",
         type=click.File("r"),
-        help="A file of P-positions, one pair x,y a line (- for stdin).",
+        help="A file of P-positions, one pair x,y a line, or the JSON body of "
+        "POST /api/v1/identify (- for stdin).",
     )
     @click.option(
         "--grid",
@@ -101,6 +102,7 @@ def register(cli: click.Group) -> None:
         import sys
 
         from catalog.errors import BadInput
+        from catalog.inputs import SPACE
         from catalog.service import identify as found
 
         given = [x for x in (source, positions, path, grid) if x is not None]
@@ -121,7 +123,20 @@ def register(cli: click.Group) -> None:
                 if positions is not None
                 else (path.read() if path is not None else sys.stdin.read())
             )
-            cells = found.parse_pairs(text)
+            if text.lstrip(SPACE).startswith(("{", "[")):
+                # The API's JSON body, read as the API reads it.
+                body = found.read_body(text)
+                cells = body.positions
+                n, symmetric, limit = (
+                    _once(name, given, option)
+                    for name, given, option in (
+                        ("n", body.n, n),
+                        ("symmetric", body.symmetric, symmetric),
+                        ("limit", body.limit, limit),
+                    )
+                )
+            else:
+                cells = found.parse_pairs(text)
         return found.identify(store, cells, n, symmetric, limit, seconds)
 
     @cli.command()
@@ -140,6 +155,21 @@ def register(cli: click.Group) -> None:
         from catalog.service import identify as found
 
         return found.extensions(store, entry_id, n)
+
+
+def _once(name: str, given: Any, option: Any) -> Any:
+    """A field of identify's JSON body, or the option's value when the body
+    leaves it out; both given is an error (which one was meant?)."""
+    from click.core import ParameterSource
+
+    from catalog.errors import BadInput
+
+    if given is None:
+        return option
+    source = click.get_current_context().get_parameter_source(name)
+    if source not in (None, ParameterSource.DEFAULT):
+        raise BadInput(f"--{name}: also given in the body; give it once")
+    return given
 
 
 def render(doc: dict[str, Any]) -> str | None:

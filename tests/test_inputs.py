@@ -15,6 +15,7 @@ from catalog.inputs import (
     check_text,
     parse_int,
     parse_words,
+    read_json,
     shown,
 )
 from catalog.store.ids import BadId, parse_id
@@ -137,7 +138,9 @@ def test_the_docs_state_the_limits_the_code_enforces():
     readme = " ".join(page.read_text().split())
     for phrase in [
         f"at most {inputs.MAX_DEFINITION_LENGTH:,} characters, nested at most "
-        f"{inputs.MAX_DEFINITION_DEPTH} deep",
+        f"{inputs.MAX_JSON_DEPTH} deep",
+        f"at most {inputs.MAX_BODY_BYTES:,} bytes, nested at most "
+        f"{inputs.MAX_JSON_DEPTH} deep, with each key once",
         f"at most {inputs.MAX_INT_DIGITS} digits",
         f"a name is 1 to {inputs.MAX_NAME_LENGTH} characters, a keyword at most "
         f"{inputs.MAX_KEYWORD_LENGTH}, a search query at most "
@@ -159,3 +162,32 @@ def test_whitespace_is_what_python_splits_words_at():
     assert [c for c in every if spelled.fullmatch(c)] == [
         c for c in every if c.isspace()
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "data: nested 100000 levels deep (at most 8)"),
+        ("[" * 9 + "]" * 9, "data: nested 9 levels deep"),
+        ('{"a": 1, "a": 2}', "data: key 'a' given twice"),
+        ('{"a": {"b": 1, "b": 1}}', "data: key 'b' given twice"),
+        ("[1" + "0" * 400 + "]", "data: a number has more than 400 digits"),
+        ("[1,", "data: not valid JSON"),
+        ("[" * 5, "data: not valid JSON"),
+        ("x" * 101, "data: must be at most 100 characters long"),
+        ("[0]\x00", "data: must not contain NUL"),
+    ],
+)
+def test_read_json_refuses_naming_the_limit(text, message):
+    with pytest.raises(BadValue) as caught:
+        read_json(text, "data", 100 if text.startswith("x") else 10**6)
+    assert str(caught.value).startswith(message), caught.value
+
+
+def test_read_json_reads_what_is_within_the_limits():
+    assert read_json("[" * 8 + "]" * 8, "data", 100) == [[[[[[[[]]]]]]]]
+    # Brackets inside strings are text, not nesting.
+    assert read_json('{"a": "' + "[" * 50 + '", "b": [1]}', "data", 100) == {
+        "a": "[" * 50,
+        "b": [1],
+    }

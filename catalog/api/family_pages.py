@@ -9,6 +9,7 @@ link to the members' entry pages.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
@@ -58,12 +59,16 @@ def family(name: str) -> Response:
         fix = [f"{first.name}={first.values[0] if first.values else first.min}"]
     asked = request.args.get("invariant")
     table, invariant, problem = _table(catalog, name, asked, fix)
+    one = table is not None and len(parameters) - len(fix) == 1
+    rows = _row_heads(catalog, name, table, one)
     members = service.list_entries(catalog, family=name, limit=MEMBERS + 1)["entries"]
     return html(
         render_template(
             "family.html",
             family=about,
             table=table,
+            rows=rows,
+            one=one,
             invariant=invariant,
             problem=problem,
             fix=fix,
@@ -89,9 +94,10 @@ def _choices(store: service.Store, name: str) -> list[str]:
 def _table(
     store: service.Store, name: str, asked: str | None, fix: list[str]
 ) -> tuple[dict[str, Any] | None, str | None, str | None]:
-    """The table of ``asked`` (a bad one is the user's 400), or of the first
-    preferred invariant the family has; a family without two free
-    parameters gets no table and says why."""
+    """The table of ``asked`` (a bad one is the user's 4xx), or of the first
+    preferred invariant the family has: over two free parameters, or a
+    column of the stored members over one (``nimhoff``'s rule sets). A
+    ``fix`` that leaves no free parameter gets no table and says why."""
     if asked:
         return service.table(store, name, asked, fix), asked, None
     problem = None
@@ -100,6 +106,35 @@ def _table(
             return service.table(store, name, invariant, fix), invariant, None
         except BadInput as exc:
             problem = str(exc)
-            if "two free parameters" in problem:
+            if "free parameters" in problem:
                 break
     return None, None, problem
+
+
+def _row_heads(
+    store: service.Store, name: str, table: dict[str, Any] | None, one: bool
+) -> list[tuple[str, str | None]]:
+    """Each row's head: its parameter's value as text and, in a one-column
+    table (one free parameter: each row is a member), the member's label to
+    link to its page."""
+    if table is None:
+        return []
+    values = table["rows"]["values"]
+    if not one:
+        return [(str(v), None) for v in values]
+    param = table["rows"]["name"]
+    labels = {
+        json.dumps(m.parameters[param]): m.label for m in store.families.members(name)
+    }
+    return [(_shown(v), labels.get(json.dumps(v))) for v in values]
+
+
+def _shown(value: Any) -> str:
+    """A parameter's value as the pages write it: a subset of pairs as
+    ``(1,0) (0,1)``."""
+    if isinstance(value, list):
+        return " ".join(
+            f"({','.join(map(str, v))})" if isinstance(v, list) else str(v)
+            for v in value
+        )
+    return str(value)

@@ -19,39 +19,14 @@ from catalog.api.args import int_arg
 from catalog.api.errors import BadParameter
 from catalog.api.schema import WID, as_json, errors, param
 from catalog.compute.identify import MAX_IDENTIFY_LIMIT, MAX_IDENTIFY_N
+from catalog.inputs import MAX_BODY_BYTES, MAX_JSON_DEPTH
 from catalog.service import identify as found
 
 bp = Blueprint("identify", __name__, url_prefix="/api/v1")
 
-#: Largest body of an identify request: a whole window of the largest n as
-#: pairs, ``[[255, 255], …]``, is about 650 KB.
-MAX_BODY_BYTES = 2 * 2**20
-KEYS = ("positions", "n", "symmetric", "limit")
-
 
 def _store() -> service.Store:
     return current_app.extensions["catalog"]
-
-
-def _integer(body: dict[str, Any], name: str, low: int, high: int) -> int | None:
-    if name not in body:
-        return None
-    value = _whole(body[name])
-    if value is None:
-        raise BadParameter(f"{name}: must be an integer")
-    if not low <= value <= high:
-        raise BadParameter(f"{name}: from {low} to {high}")
-    return value
-
-
-def _whole(value: Any) -> int | None:
-    """An integer of the JSON body, written 7 or 7.0 (JSON Schema's integer
-    is any number without a fraction); None for anything else."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return value
 
 
 @bp.post("/identify")
@@ -62,31 +37,20 @@ def identify() -> Response:
     # A chunked body has no length to check: werkzeug's stream stops one byte
     # past the limit (silently, the rest unread), and a body that long is refused.
     request.max_content_length = MAX_BODY_BYTES + 1
-    if len(request.get_data(cache=True)) > MAX_BODY_BYTES:
+    data = request.get_data(cache=True)
+    if len(data) > MAX_BODY_BYTES:
         raise BadParameter(f"body: at most {MAX_BODY_BYTES} bytes")
-    body = request.get_json(silent=True, force=True)
-    if not isinstance(body, dict):
-        raise BadParameter('body: must be a JSON object {"positions": [[x, y], …]}')
-    unknown = sorted(set(body) - set(KEYS))
-    if unknown:
-        raise BadParameter(
-            f"{unknown[0]}: unknown field (the fields: {', '.join(KEYS)})"
-        )
-    positions = body.get("positions")
-    if not isinstance(positions, list) or not all(
-        isinstance(p, list) for p in positions
-    ):
-        raise BadParameter("positions: must be a list of pairs [x, y]")
-    positions = [
-        [w if (w := _whole(c)) is not None else c for c in pair] for pair in positions
-    ]
-    n = _integer(body, "n", 1, MAX_IDENTIFY_N)
-    limit = _integer(body, "limit", 1, MAX_IDENTIFY_LIMIT)
-    symmetric = body.get("symmetric", False)
-    if not isinstance(symmetric, bool):
-        raise BadParameter("symmetric: must be true or false")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadParameter("body: must be JSON in UTF-8") from None
+    body = found.read_body(text)
     doc = found.identify(
-        _store(), positions, n, symmetric, 5 if limit is None else limit
+        _store(),
+        body.positions,
+        body.n,
+        bool(body.symmetric),
+        5 if body.limit is None else body.limit,
     )
     return jsonify(doc)
 
@@ -235,6 +199,8 @@ def paths(config: Mapping[str, Any]) -> dict[str, Any]:
                 "altered games. `wythoff identify`",
                 "requestBody": {
                     "required": True,
+                    "description": f"JSON in UTF-8, at most {MAX_BODY_BYTES} "
+                    f"bytes, nested at most {MAX_JSON_DEPTH} deep, each key once",
                     "content": {"application/json": {"schema": body}},
                 },
                 "responses": {

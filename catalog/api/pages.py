@@ -141,6 +141,14 @@ def adjoinable() -> Response:
     return html(render_template("adjoinable.html", doc=doc))
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The site's icon where a browser asks for it unprompted: on a page
+    without ``<link rel="icon">`` (a JSON route, which the pages link to)
+    it fetches /favicon.ico, and a 404 there is an error in its console."""
+    return bp.send_static_file("favicon.svg")
+
+
 @bp.get("/<wid>")
 def entry(wid: str) -> Response:
     """The entry page: everything ``show`` returns, with its pictures."""

@@ -17,19 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import numpy as np
-
 from catalog.inputs import (
-    MAX_DEFINITION_DEPTH,
     MAX_DEFINITION_LENGTH,
-    MAX_INT_DIGITS,
-    check_text,
+    BadValue,
+    read_json,
 )
 from catalog.kinds import engines, present
 from catalog.kinds import parse as parse_kinds
@@ -155,54 +151,17 @@ def digest(data: Any) -> str:
 def parse_json(text: str) -> Definition:
     """Parse a definition given as JSON text (as the CLI receives it).
 
-    The text is checked before the parser sees it: at most
-    :data:`~catalog.inputs.MAX_DEFINITION_LENGTH` characters, no NUL, and
-    arrays and objects nested at most
-    :data:`~catalog.inputs.MAX_DEFINITION_DEPTH` deep (the parser recurses
-    once per level). A key given twice is an error, not "the last one wins".
+    Read by :func:`catalog.inputs.read_json`: at most
+    :data:`~catalog.inputs.MAX_DEFINITION_LENGTH` characters, no NUL, arrays
+    and objects nested at most :data:`~catalog.inputs.MAX_JSON_DEPTH` deep
+    (counted before the decoder, which recurses once per level, runs), and a
+    key given twice is an error, not "the last one wins".
     """
-    check_text(text, "definition", MAX_DEFINITION_LENGTH)
-    depth = _nesting(text)
-    if depth > MAX_DEFINITION_DEPTH:
-        raise DefinitionError(
-            f"definition: nested {depth} levels deep (at most {MAX_DEFINITION_DEPTH})"
-        )
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
-    except json.JSONDecodeError as exc:
-        raise DefinitionError(f"definition is not valid JSON: {exc}") from None
-    except ValueError as exc:  # from _unique_keys or _json_int
-        raise DefinitionError(f"definition: {exc}") from None
+        data = read_json(text, "definition", MAX_DEFINITION_LENGTH)
+    except BadValue as exc:
+        raise DefinitionError(str(exc)) from None
     return canonicalize(data)
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-
-
-def _nesting(text: str) -> int:
-    """How deep arrays and objects nest in ``text``, strings left out (an
-    unterminated string only makes the count larger; the parser refuses it
-    anyway)."""
-    codes = np.frombuffer(_STRING.sub("", text).encode(), dtype=np.uint8)
-    steps = np.zeros(codes.size, dtype=np.int64)
-    steps[(codes == ord("[")) | (codes == ord("{"))] = 1
-    steps[(codes == ord("]")) | (codes == ord("}"))] = -1
-    return int(np.cumsum(steps).max(initial=0))
-
-
-def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"a number has more than {MAX_INT_DIGITS} digits")
-    return int(text)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise ValueError(f"key {key!r} given twice")
-        data[key] = value
-    return data
 
 
 def canonicalize(data: Mapping[str, Any] | Definition) -> Definition:

@@ -15,7 +15,7 @@ import json
 import re
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from sqlalchemy import select
@@ -33,7 +33,7 @@ from catalog.compute.identify import (
 )
 from catalog.errors import BadInput, TooMuchWork
 from catalog.games.definition import Definition, canonicalize
-from catalog.inputs import check_text, parse_int, shown
+from catalog.inputs import MAX_BODY_BYTES, check_text, parse_int, read_json, shown
 from catalog.service.results import cached
 from catalog.service.store import Store, entry_game
 from catalog.store import positions as stored
@@ -127,6 +127,84 @@ def parse_grid(text: str, name: str = "grid") -> tuple[list[tuple[int, int]], in
         if c == "P"
     ]
     return sorted(cells), n
+
+
+#: The fields of identify's JSON body (over HTTP, or on a command line's stdin).
+BODY_FIELDS = ("positions", "n", "symmetric", "limit")
+
+
+class Body(NamedTuple):
+    """Identify's JSON body, read: a field not given is None."""
+
+    positions: list[Any]
+    n: int | None
+    symmetric: bool | None
+    limit: int | None
+
+
+def read_body(text: str) -> Body:
+    """Identify's JSON body ``{"positions": [[x, y], …], "n", "symmetric",
+    "limit"}``, read by :func:`catalog.inputs.read_json` (at most
+    :data:`~catalog.inputs.MAX_BODY_BYTES`, nested at most
+    :data:`~catalog.inputs.MAX_JSON_DEPTH` deep, each key once) and checked
+    field by field; the pairs themselves are checked by :func:`window`.
+
+    Raises
+    ------
+    BadInput
+        Naming the limit or the field.
+    """
+    # Bytes, as over HTTP (a character of UTF-8 takes up to 4).
+    if len(text) > MAX_BODY_BYTES or len(text.encode(errors="replace")) > (
+        MAX_BODY_BYTES
+    ):
+        raise BadInput(f"body: at most {MAX_BODY_BYTES} bytes")
+    body = read_json(text, "body", MAX_BODY_BYTES)
+    if not isinstance(body, dict):
+        raise BadInput('body: must be a JSON object {"positions": [[x, y], …]}')
+    unknown = sorted(set(body) - set(BODY_FIELDS))
+    if unknown:
+        raise BadInput(
+            f"{unknown[0]}: unknown field (the fields: {', '.join(BODY_FIELDS)})"
+        )
+    positions = body.get("positions")
+    if not isinstance(positions, list) or not all(
+        isinstance(p, list) for p in positions
+    ):
+        raise BadInput("positions: must be a list of pairs [x, y]")
+    positions = [
+        [w if (w := _whole(c)) is not None else c for c in pair] for pair in positions
+    ]
+    symmetric = body.get("symmetric")
+    if "symmetric" in body and not isinstance(symmetric, bool):
+        raise BadInput("symmetric: must be true or false")
+    return Body(
+        positions,
+        _integer(body, "n", 1, MAX_IDENTIFY_N),
+        symmetric,
+        _integer(body, "limit", 1, MAX_IDENTIFY_LIMIT),
+    )
+
+
+def _integer(body: dict[str, Any], name: str, low: int, high: int) -> int | None:
+    if name not in body:
+        return None
+    value = _whole(body[name])
+    if value is None:
+        raise BadInput(f"{name}: must be an integer")
+    if not low <= value <= high:
+        raise BadInput(f"{name}: from {low} to {high}")
+    return value
+
+
+def _whole(value: Any) -> int | None:
+    """An integer of the JSON body, written 7 or 7.0 (JSON Schema's integer
+    is any number without a fraction); None for anything else."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
 
 
 def window(

@@ -243,7 +243,12 @@ def table(
 ) -> dict[str, Any]:
     """The invariant over the family's two free parameters: ``{"family",
     "invariant", "rows": {"name", "values"}, "columns": {"name", "values"},
-    "cells"}``; ``cells[i][j]`` is null where no stored member has it."""
+    "cells"}``; ``cells[i][j]`` is null where no stored member has it.
+
+    A family with one free parameter (``nimhoff``'s rule sets, or two
+    parameters with one fixed) gets a one-column table: a row for each
+    stored member, in the parameter's order, and the one column
+    ``{"name": "invariant", "values": [invariant]}``."""
     check_text(name, "family", MAX_KEYWORD_LENGTH)
     check_text(invariant, "invariant", MAX_KEYWORD_LENGTH)
     if len(fix) > 3:
@@ -261,12 +266,15 @@ def table(
         check_field(invariant, family, members)
     fixed = _fixed(family, fix)
     free = [i for i, p in enumerate(family.parameters) if i not in fixed]
-    if len(free) != 2:
+    if len(free) not in (1, 2):
         names = ", ".join(p.name for p in family.parameters)
         raise Unprocessable(
-            f"a table needs two free parameters; {family.name} has {names}"
+            f"a table needs one or two free parameters; {family.name} has {names}"
             + (f": fix {len(free) - 2} with --fix NAME=VALUE" if len(free) > 2 else "")
+            + (": fix fewer" if not free else "")
         )
+    if len(free) == 1:
+        return _column(store, family, fixed, invariant, free[0])
     chosen = [m for m in members if all(m.codes[i] == c for i, c in fixed.items())]
     axes = [_axis(family, chosen, i) for i in free]
     where = {
@@ -287,6 +295,37 @@ def table(
         },
         "cells": cells,
     }
+
+
+def _column(
+    store: Store, family: Family, fixed: dict[int, int], invariant: str, free: int
+) -> dict[str, Any]:
+    """The one-column table of a family with one free parameter: a row for
+    each stored member (listing every member would be hundreds of empty
+    rows for ``nimhoff``), ordered by the parameter's code."""
+    param = family.parameters[free]
+    by_code = {
+        m.codes[free]: m.parameters[param.name] for m in _chosen(family, store, fixed)
+    }
+    # A stored label the family files no longer hold (a range narrowed since)
+    # has no row, as it has no cell in a table of two parameters.
+    stored = sorted(
+        (codes[free], value)
+        for codes, _, value in _rows(store, family, fixed, invariant)
+        if codes[free] in by_code
+    )
+    return {
+        "family": family.name,
+        "invariant": invariant,
+        "rows": {"name": param.name, "values": [by_code[c] for c, _ in stored]},
+        "columns": {"name": "invariant", "values": [invariant]},
+        "cells": [[value] for _, value in stored],
+    }
+
+
+def _chosen(family: Family, store: Store, fixed: dict[int, int]) -> list[Member]:
+    members = store.families.members(family.name)
+    return [m for m in members if all(m.codes[i] == c for i, c in fixed.items())]
 
 
 def _rows(store: Store, family: Family, fixed: dict[int, int], invariant: str):

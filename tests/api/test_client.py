@@ -29,6 +29,76 @@ def cat(base):
     return Catalog(base, page_size=7)  # small pages: every loop turns
 
 
+def recorded(app, log):
+    """``app`` as a WSGI app that notes each request's query string."""
+
+    def wsgi(environ, start_response):
+        log.append(environ.get("QUERY_STRING", ""))
+        return app(environ, start_response)
+
+    return wsgi
+
+
+def test_is_p_answers_true_or_false(cat):
+    # A yes/no question answers a bool, so `if`, `not` and filters mean it.
+    assert cat.is_p("W000001", 3, 5) is True
+    assert cat.is_p("W000001", 3, 4) is False
+    assert cat.is_p("W000001", 10**30, 10**30) is False
+    points = [(x, y) for x in range(8) for y in range(8)]
+    found = [p for p in points if cat.is_p("W000001", *p)]
+    assert found == [tuple(p) for p in p_positions(WYTHOFF, 8).tolist()]
+
+
+def test_position_is_the_whole_answer(cat):
+    assert cat.position("W000001", 3, 5) == {
+        "id": "W000001",
+        "position": [3, 5],
+        "outcome": "P",
+        "move_to": None,
+    }
+    move = cat.position("W000001", 3, 4)
+    assert move["outcome"] == "N"
+    assert cat.is_p("W000001", *move["move_to"]) is True
+
+
+def test_entries_limit_asks_for_no_more(app):
+    log: list[str] = []
+    url, stop = serve(recorded(app, log))
+    try:
+        cat = Catalog(url)
+        everything = [e["id"] for e in cat.entries()]
+        log.clear()
+        first = [e["id"] for e in cat.entries(limit=5)]
+        asked = list(log)
+        assert [e["id"] for e in cat.entries(limit=0)] == []
+        none = list(log[len(asked) :])
+    finally:
+        stop()
+    assert len(everything) > 5
+    assert first == everything[:5]
+    assert len(asked) == 1 and "limit=5" in asked[0].split("&")
+    assert none == []  # limit=0 asks nothing
+
+
+def test_entries_frame_takes_a_limit(cat):
+    pytest.importorskip("pandas")  # a test dependency
+    frame = cat.entries_frame(limit=4)
+    assert list(frame.index) == [e["id"] for e in cat.entries()][:4]
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        (-1, ValueError, "limit: must be at least 0, not -1"),
+        (2.0, TypeError, "limit: an integer is needed, not float"),
+        ("5", TypeError, "limit: an integer is needed, not str"),
+    ],
+)
+def test_a_bad_entries_limit_is_refused(cat, bad, error, message):
+    with pytest.raises(error, match=message):
+        next(cat.entries(limit=bad))
+
+
 def test_grundy_is_an_array_equal_to_the_computation(cat):
     found = cat.grundy("W000001", 12)
     assert found.shape == (12, 12)

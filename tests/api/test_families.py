@@ -44,6 +44,48 @@ def test_table_whole_payload(client, seeded):
     assert body == service.table(seeded, "box", "id")
 
 
+def test_a_family_of_one_free_parameter_is_a_column_of_its_members(client, seeded):
+    """nimhoff's one parameter is its rule set: a row for each stored member
+    (the seeds Two-pile Nim, Wythoff's Nim, W000012 and W000014), in the
+    parameter's order, one column."""
+    body = client.get("/api/v1/families/nimhoff/table?invariant=id").get_json()
+    ids = {e["label"]: e["id"] for e in _nimhoff(seeded)}
+    stored = sorted(
+        (m.codes[0], m.parameters["rays"], ids[m.label])
+        for m in seeded.families.members("nimhoff")
+        if m.label in ids
+    )
+    assert len(stored) >= 4
+    assert body == {
+        "family": "nimhoff",
+        "invariant": "id",
+        "rows": {"name": "rays", "values": [rays for _, rays, _ in stored]},
+        "columns": {"name": "invariant", "values": ["id"]},
+        "cells": [[wid] for _, _, wid in stored],
+    }
+    symmetric = client.get("/api/v1/families/nimhoff/table?invariant=symmetric")
+    assert symmetric.status_code == 200
+    # A box with a fixed is a column over b.
+    fixed = client.get("/api/v1/families/box/table?invariant=id&fix=a%3D2").get_json()
+    assert fixed["rows"] == {"name": "b", "values": [1, 2, 3, 4]}
+    assert fixed["cells"] == [
+        [f"W{seeded.families.number(seeded.families.parse_label(f'box.2.{b}')):06d}"]
+        for b in range(1, 5)
+    ]
+
+
+def _nimhoff(store):
+    return service.list_entries(store, family="nimhoff", limit=1000)["entries"]
+
+
+def test_a_table_of_no_free_parameter_is_refused(client, seeded):
+    response = client.get("/api/v1/families/box/table?invariant=id&fix=a%3D1&fix=b%3D1")
+    assert response.status_code == 422
+    assert response.get_json() == {
+        "error": "a table needs one or two free parameters; box has a, b: fix fewer"
+    }
+
+
 def test_entries_filtered_sorted_and_paged(client, seeded):
     url = "/api/v1/entries?family=box&where=a%3D2&sort=-b&limit=3"
     first = client.get(url).get_json()

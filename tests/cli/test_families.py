@@ -125,7 +125,10 @@ def test_family_flag_alone_means_every_family(runner, fresh_url, monkeypatch):
 
 BAD = [
     (["table", "nope", "id"], "unknown family 'nope'"),
-    (["table", "cell", "id"], "a table needs two free parameters"),
+    (
+        ["table", "cell", "id"],
+        "a table needs one or two free parameters; cell has kind, x, y: fix 1",
+    ),
     (["table", "box", "colour"], "unknown invariant 'colour'"),
     (["table", "maharaja", "offset"], "the family maharaja has no offset"),
     (["table", "cell", "id", "--fix", "kind"], "--fix 'kind': expected NAME=VALUE"),

@@ -76,6 +76,49 @@ def test_the_same_data_from_a_file_stdin_and_a_grid(runner, shared_url, tmp_path
         }
 
 
+def test_the_apis_json_body_on_stdin(runner, shared_url):
+    run = command(runner, shared_url)
+    _, expected, _ = run("identify", "--positions", WYTHOFF_6, "--n", "7")
+
+    def stdin(body: str, *args: str):
+        return runner.invoke(
+            cli, ["identify", "-", "--json", "--db", shared_url, *args], input=body
+        )
+
+    pairs = json.dumps([list(map(int, p.split(","))) for p in WYTHOFF_6.split()])
+    for found in (
+        stdin(f'{{"positions": {pairs}, "n": 7}}'),
+        stdin(f'  {{"positions": {pairs}}}', "--n", "7"),
+    ):
+        assert found.exit_code == 0, found.stderr
+        doc = json.loads(found.stdout)
+        assert {k: v for k, v in doc.items() if k != "seconds"} == {
+            k: v for k, v in expected.items() if k != "seconds"
+        }
+
+
+@pytest.mark.parametrize(
+    ("body", "args", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, [], "body: nested 100000 levels deep"),
+        ('{"positions": [[0, 0]], "positions": [[1, 1]]}', [], "key 'positions'"),
+        ('{"positions": [[0, 0]], "n": 3}', ["--n", "3"], "--n: also given in"),
+        ('{"positions": [[0, 0]], "limit": 2}', ["--limit", "5"], "--limit: also"),
+        ('{"positions": [[0, 0]], "symmetric": true}', ["--symmetric"], "--symm"),
+        ('{"positions": [[0, 0]], "extra": 1}', [], "extra: unknown field"),
+        ("[[0, 0], [1, 2]]", [], "body: must be a JSON object"),
+        ('{"positions": [' + "[0, 0], " * 300_000 + "[0, 0]]}", [], "body: at most"),
+    ],
+)
+def test_bad_json_on_stdin_is_one_line(runner, shared_url, body, args, message):
+    result = runner.invoke(
+        cli, ["identify", "-", "--json", "--db", shared_url, *args], input=body
+    )
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert message in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
 def test_symmetric_adds_mirror_images(wythoff):
     code, doc, _ = wythoff("identify", "--positions", "0,0 1,2 3,5", "--symmetric")
     assert code == 0 and doc["cells"] == 5 and doc["games"][0]["id"] == "W000001"

@@ -13,8 +13,9 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from catalog import service
 from tests.api.conftest import serve
 
 PAGES = [
@@ -163,5 +164,91 @@ def test_an_invariant_is_one_click_from_its_table(browser, base):
     )
     header = browser.find_element(By.CSS_SELECTOR, "header.site")
     assert header.value_of_css_property("background-color") == "rgba(36, 82, 122, 1)"
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+
+def _arrive(browser, what: str) -> None:
+    """The page the browser is on answered 200 and logged no error."""
+    status = browser.execute_script(
+        "return performance.getEntriesByType('navigation')[0].responseStatus"
+    )
+    assert status == 200, (what, status, browser.current_url)
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], (what, errors)
+
+
+def _hrefs(browser) -> list[str]:
+    """Every link's address on the page, read in one round trip."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('a[href]'), a => a.href);"
+    )
+
+
+@pytest.fixture
+def narrowed(app, tmp_path):
+    """The module's catalog served with the families' integer parameters up
+    to 4 (a 90 x 90 table took seconds a page in Chromium on a loaded
+    machine), their stored members and labels as they are."""
+    from tests.api.conftest import make_app
+    from tests.store.narrowed import small_families
+
+    url = app.extensions["catalog"].settings.database_url
+    small = make_app(url, False)
+    store = small.extensions["catalog"]
+    store.families = small_families(
+        tmp_path, **dict.fromkeys(["box", "cell", "maharaja", "adjoined"], 4)
+    )
+    base, stop = serve(small)
+    yield base, store
+    stop()
+    store.dispose()
+
+
+def test_every_link_and_menu_choice_of_every_family_page(browser, narrowed):
+    """Every family's page, every choice of its menu of invariants (submitted
+    as a reader would, hidden fields and all) and every link on them lead to
+    a page, not an error: nimhoff's menu answered 422 for every choice."""
+    base, store = narrowed
+    names = [f["name"] for f in service.families(store)["families"]]
+    assert {"nimhoff", "nimhoff-misere", "cell", "box"} <= set(names)
+    links: dict[str, str] = {}
+    browser.get_log("browser")
+    for name in names:
+        url = f"{base}/families/{name}"
+        browser.get(url)
+        _arrive(browser, url)
+        links.update(dict.fromkeys(_hrefs(browser), url) | links)
+        choices = [
+            o.text for o in Select(browser.find_element(By.ID, "fam-inv")).options
+        ]
+        assert choices, url
+        for choice in choices:
+            # Each answer has the same form: the next choice is made there.
+            menu = Select(browser.find_element(By.ID, "fam-inv"))
+            menu.select_by_visible_text(choice)
+            form = browser.find_element(
+                By.CSS_SELECTOR, f"form[action$='/families/{name}']"
+            )
+            form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            WebDriverWait(browser, 60).until(
+                lambda driver, c=choice: f"invariant={c}" in driver.current_url
+            )
+            _arrive(browser, f"{url}: {choice}")
+            assert browser.find_elements(By.CSS_SELECTOR, "table.grid"), (url, choice)
+            links.update(dict.fromkeys(_hrefs(browser), f"{url}: {choice}") | links)
+    outside = [href for href in links if not href.startswith(base + "/")]
+    assert outside == []
+    # Each link fetched by the page's own script, as the browser would
+    # follow it (rendering every one of them took minutes on a loaded machine).
+    browser.set_script_timeout(120)
+    answers = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all(arguments[0].map(h => fetch(h).then(r => [h, r.status],"
+        " e => [h, String(e)]))).then(done);",
+        sorted(links),
+    )
+    assert len(answers) == len(links) > len(names)
+    assert [(h, links[h]) for h, status in answers if status != 200] == []
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []

@@ -168,3 +168,36 @@ def test_a_family_menu_offers_only_the_invariants_its_members_have(
     for option in options - {"id"}:
         answer = client.get(f"/families/{family}?invariant={option}")
         assert answer.status_code == 200, option
+
+
+def test_every_menu_choice_of_every_family_page_is_a_page(client, seeded):
+    """nimhoff's menu led to a 422 for every choice (one free parameter): each
+    choice, with the form's hidden fields, answers a page with a table."""
+    for family in service.families(seeded)["families"]:
+        url = f"/families/{family['name']}"
+        html = page(client, url)[0].get_data(as_text=True)
+        menu = html[html.index('<select id="fam-inv"') : html.index("</select>")]
+        options = re.findall(r"<option[^>]*>([^<]+)</option>", menu)
+        hidden = re.findall(r'name="fix" value="([^"]*)"', html)
+        assert options, url
+        for option in options:
+            query = "&".join(
+                [f"invariant={option}", *(f"fix={quote(f)}" for f in hidden)]
+            )
+            text = page(client, f"{url}?{query}")[0].get_data(as_text=True)
+            assert '<table class="grid">' in text, (url, option)
+
+
+def test_a_one_parameter_family_shows_its_members_in_a_column(client, seeded):
+    text = page(client, "/families/nimhoff?invariant=symmetric")[0].get_data(
+        as_text=True
+    )
+    doc = service.table(seeded, "nimhoff", "symmetric")
+    assert doc["columns"] == {"name": "invariant", "values": ["symmetric"]}
+    assert cells(text) == [
+        ["yes" if v else "no" if v is False else "" for v in row]
+        for row in doc["cells"]
+    ]
+    # Each row's head is its member, linked: Wythoff's Nim among them.
+    assert '<a href="/nimhoff.1-0.0-1.1-1">(1,0) (0,1) (1,1)</a>' in text
+    assert "of each member in the catalog, by rays" in text

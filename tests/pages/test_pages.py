@@ -161,6 +161,11 @@ def test_static_files(client):
         assert css.status_code == 200 and b"svg .pt" in css.data
     with client.get("/assets/favicon.svg") as icon:
         assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+        svg = icon.data
+    # Where a browser looks on a page that names no icon (a JSON route).
+    with client.get("/favicon.ico") as icon:
+        assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+        assert icon.data == svg
 
 
 HOSTILE = '<script>alert("x")</script> & \'quoted\' "name"'

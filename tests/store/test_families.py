@@ -398,7 +398,7 @@ def test_filter_errors(tabled):
     for kwargs, kind, message in cases:
         with pytest.raises(kind, match=message):
             service.list_entries(store, **kwargs)
-    with pytest.raises(BadInput, match="a table needs two free parameters"):
+    with pytest.raises(BadInput, match="a table needs one or two free parameters"):
         service.table(store, "cell", "defects")
     with pytest.raises(BadInput, match="the family maharaja has no offset"):
         service.table(store, "maharaja", "offset")
