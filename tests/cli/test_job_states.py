@@ -22,7 +22,9 @@ from catalog import service
 from catalog.api.jobs import JOB
 from catalog.cli.main import cli
 from catalog.config import Settings
+from catalog.errors import BadInput
 from catalog.games.definition import canonicalize
+from catalog.service import jobs
 from catalog.store import jobs as queue
 from catalog.store import repository as repo
 from catalog.store.db import writing
@@ -222,3 +224,23 @@ def test_a_released_job_is_queued_again_unclaimed(views):
     views.claim()
     queue.release(views.store.sessions, job)
     assert views.shown(job) == state("queued", None, 0, None)
+
+
+def test_what_is_no_job_nor_state_is_refused_by_name(views):
+    def wythoff(*args):
+        return CliRunner().invoke(cli, [*args, "--json", "--db", views.url])
+
+    missing = wythoff("jobs", "--cancel", "999")
+    assert (missing.exit_code, missing.stderr) == (1, "Error: no job 999\n")
+    response = views.client.get("/api/v1/jobs/999")
+    assert (response.status_code, response.get_json()) == (404, {"error": "no job 999"})
+    sleeping = wythoff("jobs", "--state", "sleeping")
+    named = ", ".join(f"'{s}'" for s in STATES)
+    (line,) = sleeping.stderr.splitlines()  # one line, then the help's name
+    assert sleeping.exit_code == 1
+    assert line.startswith(
+        f"Error: Invalid value for '--state': 'sleeping' is not one of {named}. "
+    )
+    with pytest.raises(BadInput) as refused:
+        jobs.jobs(views.store, "sleeping")
+    assert str(refused.value) == "state: must be one of queued, running, done, failed"
