@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers bench-cones serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers bench-cones serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -19,6 +19,10 @@ fmt:  ## format the code
 mutate:  ## mutation testing (tools/mutate.py): every listed module and the templates, or MODULE=catalog/inputs.py
 	.venv/bin/pip install -q -e '.[mutate]' && $(PY) tools/mutate.py $(MODULE) $(ARGS)
 	$(if $(MODULE),,$(PY) tools/mutate_templates.py)
+	$(if $(MODULE),,$(PY) tools/mutate.py --strings)
+
+mutate-strings:  ## the string constants of the queue's modules (tools/mutate.py --strings: its states, job keys, errors), or MODULE=catalog/store/jobs.py
+	.venv/bin/pip install -q -e '.[mutate]' && $(PY) tools/mutate.py --strings $(MODULE) $(ARGS)
 
 mutate-templates:  ## the templates' escaping: |safe added to each {{ ... }} in turn (tools/mutate_templates.py)
 	$(PY) tools/mutate_templates.py

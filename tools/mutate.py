@@ -22,15 +22,20 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib.util
+import json
 import os
 import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-COSMIC_RAY = str(Path(sys.executable).parent / "cosmic-ray")
+# cosmic-ray's command line with the string operator's provider added
+# (tools/string_operator.py: the checkout installs no entry point for it).
+COSMIC_RAY = [sys.executable, str(ROOT / "tools" / "string_operator.py")]
 SESSIONS = ROOT / ".mutation"
 # Plugins are named, not discovered (PYTEST_DISABLE_PLUGIN_AUTOLOAD in run()):
 # schemathesis's alone costs 4 s a start, more than most modules' tests take.
@@ -65,8 +70,14 @@ MODULES: dict[str, list[str]] = {
         "tests/store/test_search_index.py",
         "tests/store/test_search.py",
     ],
-    "catalog/store/jobs.py": ["tests/store/test_queue.py"],
-    "catalog/service/jobs.py": ["tests/store/test_queue.py"],
+    "catalog/store/jobs.py": [
+        "tests/store/test_queue.py",
+        "tests/cli/test_job_states.py",
+    ],
+    "catalog/service/jobs.py": [
+        "tests/store/test_queue.py",
+        "tests/cli/test_job_states.py",
+    ],
     "catalog/store/prints.py": [
         "tests/store/test_prints.py",
         "tests/cli/test_identify.py",
@@ -103,8 +114,41 @@ STAGES: dict[str, list[list[str]]] = {
 }
 
 
-def test_command(module: str) -> str:
-    """The shell-free command cosmic-ray runs for each mutant of a module."""
+#: The string-constant run (``--strings``: tools/string_operator.py, the only
+#: operator of those sessions), on the modules that hold the queue's states,
+#: the job document's keys and the error kinds: module → the operator's
+#: arguments (``groups``: words replaced by each other; ``only``: the other
+#: values mutated, where the module's other strings are help and schema
+#: texts).
+STATES = ["queued", "running", "done", "failed"]
+#: A worker's outcomes besides done and failed (catalog/service/jobs.py).
+OUTCOMES = ["retried", "dropped", "released", "lost"]
+STRINGS: dict[str, dict[str, list[Any]]] = {
+    "catalog/store/jobs.py": {"groups": [STATES]},
+    "catalog/service/jobs.py": {"groups": [STATES, OUTCOMES]},
+    "catalog/api/jobs.py": {"groups": [STATES], "only": ["state", "eta"]},
+    "cli/jobs.py": {"groups": [STATES], "only": ["state"]},
+}
+#: The string run's tests, in stages: the states as the CLI and the API show
+#: them on SQLite (a few seconds), the queue's other tests, then PostgreSQL.
+STRING_TESTS = [
+    "tests/cli/test_job_states.py",
+    "tests/store/test_queue.py",
+    "tests/api/test_queue.py",
+]
+STRING_STAGES = [
+    ["-m", "not postgres", STRING_TESTS[0]],
+    ["-m", "not postgres", *STRING_TESTS[1:]],
+    ["-m", "postgres", *STRING_TESTS],
+]
+
+
+def test_command(module: str, strings: bool = False) -> str:
+    """The shell-free command cosmic-ray runs for each mutant of a module
+    (of its string-constant run with ``strings``)."""
+    if strings:
+        runs = [shlex.join([*PYTEST.split(), *stage]) for stage in STRING_STAGES]
+        return shlex.join(["sh", "-c", " && ".join(runs)])
     tests = MODULES[module]
     stages = STAGES.get(module)
     if not stages:
@@ -144,6 +188,19 @@ KEPT: dict[str, set[str]] = {
 }
 
 
+def string_operator() -> Any:
+    """tools/string_operator.py, its provider added to cosmic-ray in this
+    process (skip_listed makes mutants here)."""
+    spec = importlib.util.spec_from_file_location(
+        "string_operator", ROOT / "tools" / "string_operator.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.register()
+    return module
+
+
 def kept(operator: str) -> bool:
     """Whether a mutant of this cosmic-ray operator is run (see KEPT)."""
     name = operator.removeprefix("core/")
@@ -154,8 +211,9 @@ def kept(operator: str) -> bool:
     return True
 
 
-def drop_unkept(session: Path) -> int:
-    """Delete the mutants of the operators' unlikely replacements (KEPT)."""
+def drop_unkept(session: Path, strings: bool = False) -> int:
+    """Delete the mutants of the operators' unlikely replacements (KEPT), or
+    with ``strings`` every mutant but the string operator's."""
     import sqlite3
 
     with sqlite3.connect(session) as db:
@@ -164,7 +222,11 @@ def drop_unkept(session: Path) -> int:
             for job, operator in db.execute(
                 "select job_id, operator_name from mutation_specs"
             )
-            if not kept(operator)
+            if (
+                operator != string_operator().OPERATOR
+                if strings
+                else not kept(operator)
+            )
         ]
         for table in ("work_results", "mutation_specs", "work_items"):
             db.executemany(f"delete from {table} where job_id = ?", jobs)
@@ -1120,6 +1182,8 @@ def skip_listed(module: str, session: Path) -> int:
     equivalent; the reason and the diff are kept in the session."""
     from cosmic_ray.mutating import _make_diff, mutate_code
     from cosmic_ray.plugins import get_operator
+
+    string_operator()  # the string run's mutants are made here too
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
@@ -1158,7 +1222,7 @@ def retry_survivors(session: Path) -> int:
         ).rowcount
 
 
-def replay(module: str, session: Path) -> dict[str, object]:
+def replay(module: str, session: Path, strings: bool = False) -> dict[str, object]:
     """The survivors of a session not listed as equivalent, each applied to
     the checkout's last commit in a git worktree of its own and run with the
     module's tests (``--replay``): an older run's survivors judged by newer
@@ -1207,7 +1271,7 @@ def replay(module: str, session: Path) -> dict[str, object]:
                     left.append("not applied:\n" + patch)
                     continue
                 run = subprocess.run(
-                    shlex.split(test_command(module)),
+                    shlex.split(test_command(module, strings)),
                     cwd=tree,
                     env=env,
                     capture_output=True,
@@ -1313,10 +1377,10 @@ def run(
     keep: int | None = None,
     seed: int = 0,
     share: tuple[int, int] | None = None,
+    strings: bool = False,
 ) -> dict[str, object]:
     SESSIONS.mkdir(exist_ok=True)
-    name = module.replace("/", ".")
-    config, session = SESSIONS / f"{name}.toml", SESSIONS / f"{name}.sqlite"
+    config, session = session_files(module, strings)
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     # The unmutated module first: its tests must pass, and a mutant that takes
     # four times as long (at least 30 s) is stopped and counted as killed (an
@@ -1325,7 +1389,7 @@ def run(
     subprocess.run(
         # The command itself: a stage that selects no test fails here (pytest's
         # exit 5), not by killing every mutant.
-        shlex.split(test_command(module)),
+        shlex.split(test_command(module, strings)),
         check=True,
         cwd=ROOT,
         env=env,
@@ -1337,13 +1401,14 @@ def run(
         f'module-path = "{module}"\n'
         f"timeout = {timeout:.0f}.0\n"
         "excluded-modules = []\n"
-        f"test-command = {toml_string(test_command(module))}\n"
+        f"test-command = {toml_string(test_command(module, strings))}\n"
         '[cosmic-ray.distributor]\nname = "local"\n'
+        + (operator_table(module) if strings else "")
     )
     if fresh or not session.exists():
         session.unlink(missing_ok=True)
-        subprocess.run([COSMIC_RAY, "init", str(config), str(session)], check=True)
-        drop_unkept(session)
+        subprocess.run([*COSMIC_RAY, "init", str(config), str(session)], check=True)
+        drop_unkept(session, strings)
         if share is not None:
             part(session, *share)
         skip_annotations(module, session)
@@ -1353,9 +1418,25 @@ def run(
         sample(session, keep, seed)
     skip_listed(module, session)
     subprocess.run(
-        [COSMIC_RAY, "exec", str(config), str(session)], check=True, cwd=ROOT, env=env
+        [*COSMIC_RAY, "exec", str(config), str(session)], check=True, cwd=ROOT, env=env
     )
     return score(module, session)
+
+
+def session_files(module: str, strings: bool = False) -> tuple[Path, Path]:
+    """A module's cosmic-ray configuration and session (its string run's
+    are apart: ``<module>.strings.sqlite``)."""
+    name = module.replace("/", ".") + (".strings" if strings else "")
+    return SESSIONS / f"{name}.toml", SESSIONS / f"{name}.sqlite"
+
+
+def operator_table(module: str) -> str:
+    """The configuration's table that makes the string operator's mutants
+    (an operator with arguments gets none without one)."""
+    args = STRINGS[module]
+    fields = ", ".join(f"{key} = {json.dumps(value)}" for key, value in args.items())
+    name = json.dumps(string_operator().OPERATOR)
+    return f"[cosmic-ray.operators]\n{name} = [{{ {fields} }}]\n"
 
 
 def toml_string(text: str) -> str:
@@ -1396,6 +1477,12 @@ def main() -> int:
     parser.add_argument("module", nargs="?", help="one module (default: all)")
     parser.add_argument("--fresh", action="store_true", help="start over")
     parser.add_argument(
+        "--strings",
+        action="store_true",
+        help="mutate the string constants of the STRINGS modules (the queue's "
+        "states), in sessions of their own",
+    )
+    parser.add_argument(
         "--retry", action="store_true", help="run the survivors again (new tests)"
     )
     parser.add_argument(
@@ -1428,10 +1515,12 @@ def main() -> int:
         help="run the session's survivors on the last commit (see replay)",
     )
     args = parser.parse_args()
-    modules = [args.module] if args.module else list(MODULES)
-    unknown = [m for m in modules if m not in MODULES]
+    table = STRINGS if args.strings else MODULES
+    modules = [args.module] if args.module else list(table)
+    unknown = [m for m in modules if m not in table]
     if unknown:
-        print(f"not configured: {unknown[0]} (see MODULES in tools/mutate.py)")
+        where = "STRINGS" if args.strings else "MODULES"
+        print(f"not configured: {unknown[0]} (see {where} in tools/mutate.py)")
         return 2
     share = None
     if args.part:
@@ -1450,14 +1539,22 @@ def main() -> int:
         print(f"--merge: no session at {args.merge}")
         return 2
     for module in modules:
-        session = SESSIONS / f"{module.replace('/', '.')}.sqlite"
+        _, session = session_files(module, args.strings)
         if args.merge:
             print(f"added {merge(session, args.merge)} mutants")
             found = score(module, session)
         elif args.replay:
-            found = replay(module, session)
+            found = replay(module, session, args.strings)
         else:
-            found = run(module, args.fresh, args.retry, args.sample, args.seed, share)
+            found = run(
+                module,
+                args.fresh,
+                args.retry,
+                args.sample,
+                args.seed,
+                share,
+                args.strings,
+            )
         for diff in found.pop("survivors"):  # type: ignore[attr-defined]
             print(diff)
         print(f"{module}: {found}")
