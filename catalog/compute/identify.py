@@ -196,9 +196,10 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
         found = smallest.Search(window, answer.maximal, False, first).smallest(
             limit, first, below=cap
         )
-        games = sorted(found.games + known, key=lambda g: g.size)
-        least = games[0].size if games else None
-        answer.games = [g for g in games if g.size == least][:limit]
+        # Rays and moves as small as a literature game say it in the
+        # catalog's first words (Wythoff's rays, not a cone that agrees
+        # with them in a small window); else the literature's games.
+        answer.games = found.games or known[:limit]
         answer.exact, answer.bound = found.exact, found.bound
         if known and found.exact:
             answer.bound = None
