@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from catalog import kinds
@@ -30,6 +31,12 @@ def describe(
     (:meth:`catalog.kinds.base.Kind.describe`; ``short``: its
     :func:`as_input` form, if already at hand)."""
     rules = canonicalize({k: v for k, v in definition.items() if k != "alter"})
+    # Rays and moves in the order the definition lists them.
+    rules = replace(
+        rules,
+        rays=tuple(tuple(r) for r in definition.get("rays") or ()),
+        moves=tuple(tuple(m) for m in definition.get("moves") or ()),
+    )
     out: list[str] = []
     after: list[str] = []
     for kind in kinds.present(rules):
