@@ -175,6 +175,8 @@ def _sweep(n, mbits, moff, mvals, mwords):
     acc = np.zeros(width, dtype=np.uint64)
     tail = np.uint64(0) if n & 63 == 0 else _ALL << np.uint64(n & 63)
     one = np.uint64(1)
+    if n == 0:
+        return pbits, poff, pvals[:0], pwords
     vlo, vhi, vwords = moff[0], moff[1], mwords[0]
     for x in range(n):
         acc[:] = 0
