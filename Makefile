@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers bench-cones serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers bench-cones bench-star serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -39,6 +39,9 @@ bench:  ## the compute engine's goals (benchmarks/run.py)
 bench-api:  ## the read API under load: one page, then the mix on SQLite and PostgreSQL (benchmarks/api.py)
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/api.py --mix
+
+bench-star:  ## Beatty subtraction games and their star at n = 10^4: time and peak memory (benchmarks/star.py)
+	$(PY) benchmarks/star.py
 
 bench-gate:  ## a reader beside 32 heavy clients, and the quota across processes (benchmarks/gate.py; needs Redis)
 	$(PY) benchmarks/gate.py
