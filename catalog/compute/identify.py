@@ -125,6 +125,9 @@ def _literature(window: Window) -> list[Game]:
 
 #: Quadratic irrationals named in a note on Beatty data.
 NAMED_ALPHAS = 8
+#: Pairs Beatty data needs before the note names its α: with fewer, the
+#: interval is wide and holds hundreds of small quadratic irrationals.
+BEATTY_PAIRS = 8
 
 
 def _beatty_notes(window: Window) -> list[str]:
@@ -135,7 +138,7 @@ def _beatty_notes(window: Window) -> list[str]:
     from catalog.compute.beattyfit import recognise_beatty
 
     match = recognise_beatty(window.grid)
-    if match is None:
+    if match is None or match.fit.pairs < BEATTY_PAIRS:
         return []
     fit = match.fit
     ends = (

@@ -70,8 +70,9 @@ class Views:
         for state in STATES:
             ids = [j["id"] for j in self.wythoff("jobs", "--state", state)["jobs"]]
             assert (job_id in ids) == (state == job["state"]), state
-        rows = self.wythoff("jobs", json_out=False).splitlines()
-        (row,) = [r.split() for r in rows[1:] if r.split()[0] == str(job_id)]
+        # The whole table (``jobs`` alone prints a summary at a terminal).
+        rows = self.wythoff("jobs", "--all", json_out=False).splitlines()
+        (row,) = [r.split() for r in rows[1:] if r.split()[:1] == [str(job_id)]]
         assert row[1:4] == [job["entry"], str(job["n"]), job["state"]]
         return job
 

@@ -447,6 +447,9 @@ def recorded_searches(monkeypatch, results):
 
     monkeypatch.setattr(smallest, "Search", FakeSearch)
     monkeypatch.setattr(module.time, "monotonic", lambda: 1000.0)
+    # No literature game (an m-modular one agrees with Wythoff's below 10):
+    # the searches alone are timed here (tests/compute/test_recognise.py).
+    monkeypatch.setattr(module, "_literature", lambda window: [])
     return calls
 
 
