@@ -9,7 +9,6 @@ stay within the lengths stated here, each limit once.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -158,6 +157,8 @@ def read_json(text: str, name: str, max_length: int) -> Any:
     BadValue
         Naming ``name`` and the limit or the fault.
     """
+    import json  # here: `wythoff --help` reads this module, and needs no JSON
+
     check_text(text, name, max_length)
     depth = nesting(text)
     if depth > MAX_JSON_DEPTH:

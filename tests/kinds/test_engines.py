@@ -14,6 +14,7 @@ import catalog
 from catalog.compute import grundy, modes
 from catalog.compute.kindsweeps import st_parameters
 from catalog.compute.theorems import awythoff_parameter
+from catalog.errors import Unprocessable
 from catalog.games.definition import DefinitionError, canonicalize
 from tests.kinds import literal
 from tests.kinds.test_cones import _random_definition
@@ -89,7 +90,7 @@ def test_grundy_of_cones_and_euclid_and_its_refusals():
     assert zeros == {
         tuple(p) for p in catalog.p_positions({"special": ["euclid"]}, 40).tolist()
     }
-    with pytest.raises(DefinitionError, match="^block: .*not defined"):
+    with pytest.raises(Unprocessable, match="^block: .*not defined"):
         grundy.grundy({"rays": NIM, "block": 1}, 5)
 
 
