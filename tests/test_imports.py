@@ -26,22 +26,8 @@ FOLDERS = {
 #: remove one here when it is broken. In the command line (not the issue's
 #: three): the ``wythoff`` group imports the command modules, which import
 #: its shared options back when they register, and ``output`` imports the
-#: commands' renderers. In the rule kinds (merged after the issue):
-#: ``games.definition`` asks the kinds, which import the definition's
-#: helpers back.
+#: commands' renderers.
 KNOWN = [
-    {
-        "catalog.games.definition",
-        "catalog.kinds",
-        "catalog.kinds.alter",
-        "catalog.kinds.base",
-        "catalog.kinds.block",
-        "catalog.kinds.cones",
-        "catalog.kinds.euclid",
-        "catalog.kinds.ho",
-        "catalog.kinds.moves",
-        "catalog.kinds.rays",
-    },
     {
         "catalog.cli.admin",
         "catalog.cli.families",

@@ -12,19 +12,16 @@ to describe itself. A new kind is a new module and a line here.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from catalog.kinds.alter import Alteration
-from catalog.kinds.base import ENGINES, DefinitionError, Kind, Vector
+from catalog.kinds.base import ENGINES, Definition, DefinitionError, Kind, Vector
 from catalog.kinds.block import Block
 from catalog.kinds.cones import Cones
 from catalog.kinds.euclid import Euclid
 from catalog.kinds.ho import HoExtension, HoRestriction, Special
 from catalog.kinds.moves import Moves
 from catalog.kinds.rays import Rays
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
 
 _RAYS, _MOVES, _CONES = Rays(), Moves(), Cones()
 #: Every kind, in the order a definition's fields are checked.

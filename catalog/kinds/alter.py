@@ -7,12 +7,17 @@ as ``[x0, y0, width, height]``, expanded to cells.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from catalog.kinds.base import ENGINES, DefinitionError, Kind, Vector, is_int, vectors
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
+from catalog.kinds.base import (
+    ENGINES,
+    Definition,
+    DefinitionError,
+    Kind,
+    Vector,
+    is_int,
+    vectors,
+)
 
 #: Largest coordinate of a forced cell.
 MAX_ALTER_COORD = 1_000_000

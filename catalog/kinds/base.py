@@ -15,14 +15,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from catalog.errors import BadInput
 
-if TYPE_CHECKING:  # the definition holds the kinds' values; no import at run time
-    from catalog.games.definition import Definition
-
 Vector = tuple[int, int]
+
+
+class Definition(Protocol):
+    """What a kind reads of a game: the fields of
+    :class:`catalog.games.definition.Definition`, which is built from the
+    kinds (so the kinds name its shape, not its module)."""
+
+    @property
+    def rays(self) -> tuple[Vector, ...]: ...
+    @property
+    def moves(self) -> tuple[Vector, ...]: ...
+    @property
+    def special(self) -> tuple[str, ...]: ...
+    @property
+    def forced_p(self) -> tuple[Vector, ...]: ...
+    @property
+    def forced_n(self) -> tuple[Vector, ...]: ...
+    @property
+    def cones(self) -> tuple[Any, ...]: ...  # catalog.kinds.cones.Cone
+    @property
+    def block(self) -> int: ...
+
 
 #: The engines of :mod:`catalog.compute` (:func:`catalog.compute.modes.engine`
 #: picks the first whose every kind agrees, in this order).

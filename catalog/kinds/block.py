@@ -9,12 +9,9 @@ has depend on the opponent's choice), so ``grundy`` refuses them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from catalog.kinds.base import Kind, integer
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
+from catalog.kinds.base import Definition, Kind, integer
 
 #: Largest ``block``.
 MAX_BLOCK = 64

@@ -26,13 +26,17 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import gcd
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from catalog.kinds.base import DefinitionError, Kind, Vector, integer, is_int
+from catalog.kinds.base import (
+    Definition,
+    DefinitionError,
+    Kind,
+    Vector,
+    integer,
+    is_int,
+)
 from catalog.kinds.rays import MAX_STEP
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
 
 #: Most cones in one definition.
 MAX_CONES = 8

@@ -11,13 +11,9 @@ function of the game Euclid", Discrete Math. 306 (2006)).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
-from catalog.kinds.base import Vector
+from catalog.kinds.base import Definition, Vector
 from catalog.kinds.ho import Special
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
 
 
 class Euclid(Special):

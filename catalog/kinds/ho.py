@@ -14,12 +14,9 @@ Fraenkel, Nowakowski and Rigo, the slide on Ho's two variants).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from catalog.kinds.base import Kind, Vector
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
+from catalog.kinds.base import Definition, Kind, Vector
 
 _PAPERS = (
     "N. B. Ho, Two variants of Wythoff's game preserving its P-positions, "

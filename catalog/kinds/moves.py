@@ -8,13 +8,10 @@ already contains (:class:`catalog.kinds.rays.Rays` runs first).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from catalog.kinds.base import ENGINES, Kind, Vector, on_ray
+from catalog.kinds.base import ENGINES, Definition, Kind, Vector, on_ray
 from catalog.kinds.rays import pairs
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
 
 
 class Moves(Kind):

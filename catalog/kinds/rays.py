@@ -9,10 +9,11 @@ multiple (k >= 2) of another, which adds no move.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from catalog.kinds.base import (
     ENGINES,
+    Definition,
     DefinitionError,
     Kind,
     Vector,
@@ -20,9 +21,6 @@ from catalog.kinds.base import (
     steps_down,
     vectors,
 )
-
-if TYPE_CHECKING:
-    from catalog.games.definition import Definition
 
 #: Largest number of rays, and of single moves, in one definition.
 MAX_RULES = 32
