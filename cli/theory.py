@@ -258,6 +258,7 @@ def render_identify(doc: dict[str, Any]) -> str:
             f"The search stopped before proving the least size "
             f"(at least {doc['bound']})."
         )
+    lines += [f"Note: {note}." for note in doc.get("notes") or ()]
     lines.append(f"Not seen: {doc['unseen']}.")
     lines.append(f"({doc['seconds']:.2f} s)")
     return "\n".join(lines)
