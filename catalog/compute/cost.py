@@ -228,8 +228,18 @@ def engine_seconds(
 def grundy_seconds(game: Definition, n: int) -> float:
     """Expected seconds of a Grundy table up to ``n`` written out as JSON
     (:func:`catalog.compute.grundy.grundy`, then its text)."""
-    how = grundy_plan(game, n)
     cells = float(n) * n
+    if game.beyond("rays", "moves", "ho-restriction"):
+        # Cones and Euclid: the mex over each cell's enumerated options
+        # (ruleset.dense_grundy), a row's and a column's worth for the lines
+        # and Euclid, up to a quarter of the box above a cell per cone.
+        options = 2.0 * n * (len(game.rays) + 1) + len(game.moves)
+        options += sum(cells / 4 for _ in game.cones)
+        return (
+            CONSTANTS["grundy-walk"].column * cells * options
+            + CONSTANTS["grundy-emit"].column * cells
+        )
+    how = grundy_plan(game, n)
     rate = CONSTANTS["grundy"]
     return (
         cells * (rate.column * rules(game) + rate.cell * n * len(how.lines))

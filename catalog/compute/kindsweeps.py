@@ -19,11 +19,12 @@ and the store commits it whole, as it does every box.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Self
+from typing import Any, Self
 
 import numpy as np
 
 from catalog.compute.theorems import NIM_RAYS, awythoff_parameter
+from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition, DefinitionError
 from catalog.kinds.cones import Cone
 
@@ -129,16 +130,27 @@ class DenseSweep(_Box):
     """A box of any game of the kinds the dense engine knows."""
 
     def _compute(self, side: int) -> np.ndarray:
-        from catalog.compute.dense import dense_p_positions
+        from catalog.compute.cost import MAX_BOX_BYTES
+        from catalog.compute.dense import dense_p_positions, table_bytes
+        from catalog.compute.ruleset import rules
 
         game = self.game
+        kinds: dict[str, Any] = {
+            "rays": _pairs(game.rays),
+            "moves": _pairs(game.moves),
+            "cones": cone_rows(game.cones),
+            "euclid": "euclid" in game.kinds,
+            "ho_restriction": "ho-restriction" in game.kinds,
+        }
+        need = table_bytes(side, rules(**kinds))
+        if need > MAX_BOX_BYTES:  # before anything is allocated
+            raise TooMuchWork(
+                f"n={side}: the dense engine's tables for this game would take "
+                f"{need >> 20} MB, over the {MAX_BOX_BYTES >> 20} MB a box may take"
+            )
         return dense_p_positions(
             side,
-            rays=_pairs(game.rays),
-            moves=_pairs(game.moves),
-            cones=cone_rows(game.cones),
-            euclid="euclid" in game.kinds,
-            ho_restriction="ho-restriction" in game.kinds,
+            **kinds,
             block=game.block,
             forced_p=_pairs(game.forced_p),
             forced_n=_pairs(game.forced_n),

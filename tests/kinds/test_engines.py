@@ -114,3 +114,29 @@ def test_the_invariants_speak_to_fraenkels_papers():
         euclid["far_out"]["status"] == "theorem"
         and "Cole" in euclid["far_out"]["source"]
     )
+
+
+def test_the_dense_engine_refuses_tables_over_the_box_limit_before_computing():
+    from catalog.errors import TooMuchWork
+
+    many = {
+        "rays": [[0, 1]],
+        "cones": [
+            {"lo": [0, 1], "hi": [0, 3], "mod": m, "symmetric": True}
+            for m in range(2, 10)
+        ],
+    }
+    with pytest.raises(TooMuchWork, match="MB, over the 1024 MB a box may take"):
+        catalog.p_positions(many, modes.MAX_DENSE_N)
+    assert len(catalog.p_positions(many, 40)) == len(literal.p_positions(many, 40))
+
+
+def test_a_cone_games_grundy_table_is_estimated_at_its_enumerated_cost():
+    """dense_grundy enumerates a cone's options: O(n^4). The estimate must
+    grow so, or a request would pass its budget (2 s) and run for hours."""
+    from catalog.compute.cost import grundy_seconds
+
+    two = canonicalize({"rays": NIM, "cones": [{"lo": [1, -1], "hi": [1, 1]}]})
+    wythoff = canonicalize({"rays": [*NIM, [1, 1]]})
+    assert grundy_seconds(two, 1000) > 100 * grundy_seconds(wythoff, 1000)
+    assert grundy_seconds(two, 1000) > 16 * 0.9 * grundy_seconds(two, 500)
