@@ -59,7 +59,7 @@ from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.grundy import plan as grundy_plan
 from catalog.compute.kindsweeps import ConeSweep, DenseSweep
-from catalog.compute.modes import engine, transpose
+from catalog.compute.modes import MAX_BOX_BYTES, engine, transpose
 from catalog.compute.special_kernel import GeneralSweep
 from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
@@ -141,8 +141,6 @@ def density(game: Definition, height: int) -> float:
     return 1.25 * d2 * (height / (2 * PROBE)) ** growth
 
 
-#: Most memory a box (box mode) may take, by :func:`box_bytes`: 1 GB.
-MAX_BOX_BYTES = 1 << 30
 #: Bytes per P-position of a box at its peak: the sweep's output (8, and as
 #: much again while it grows), the (k, 2) positions it returns (16), the
 #: fill's copy of them (16) and the stored positions read back to derive the

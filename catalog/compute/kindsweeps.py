@@ -130,8 +130,8 @@ class DenseSweep(_Box):
     """A box of any game of the kinds the dense engine knows."""
 
     def _compute(self, side: int) -> np.ndarray:
-        from catalog.compute.cost import MAX_BOX_BYTES
         from catalog.compute.dense import dense_p_positions, table_bytes
+        from catalog.compute.modes import MAX_BOX_BYTES
         from catalog.compute.ruleset import rules
 
         game = self.game

@@ -26,6 +26,9 @@ MAX_BOX_N = 30_000
 #: Largest n for the dense engine (cones without Nim's rays, blocking,
 #: Euclid's game): it keeps a few n x n tables of counts.
 MAX_DENSE_N = 4000
+#: Most memory a box may take (by catalog.compute.cost.box_bytes, or the
+#: dense engine's tables): 1 GB.
+MAX_BOX_BYTES = 1 << 30
 #: The sweeps a store fill runs, whole columns at a time.
 COLUMN_ENGINES = frozenset({"kernel", "general"})
 #: The engines that compute a box n x n whole (at most :func:`max_n`).
