@@ -58,9 +58,8 @@ from functools import lru_cache
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.grundy import plan as grundy_plan
-from catalog.compute.kindsweeps import ConeSweep, DenseSweep
+from catalog.compute.kindsweeps import box_positions
 from catalog.compute.modes import MAX_BOX_BYTES, engine, transpose
-from catalog.compute.special_kernel import GeneralSweep
 from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
 
@@ -93,6 +92,9 @@ CONSTANTS: dict[str, Rate] = {
     # the dense engine: per cell of the square box and unit of its weight
     # (rules, plus mod + 2 a cone)
     "dense": Rate(column=1.0e-7, cell=5.0e-9),
+    # the subtraction engine (Beatty moves, ⋆): per cube of the side (its
+    # bitset sums), plus the game of a ⋆ computed first
+    "subtraction": Rate(column=1.0e-11),
     # Grundy values, per cell: a per rule + c * n per line ray; per option of
     # a walked ray; per value written as JSON
     "grundy": Rate(column=8.0e-8, cell=1.0e-11),
@@ -123,10 +125,8 @@ PROBE = 128
 def _probe(game: Definition) -> tuple[float, float]:
     """P-positions per column in the boxes PROBE and 2 * PROBE wide."""
     counts = []
-    box = {"dense": DenseSweep, "cones": ConeSweep}.get(engine(game), GeneralSweep)
     for side in (PROBE, 2 * PROBE):
-        found = box(game, height=side).advance(side)
-        counts.append(max(1.0, len(found) / side))
+        counts.append(max(1.0, len(box_positions(game, side)) / side))
     return counts[0], counts[1]
 
 
@@ -213,6 +213,10 @@ def engine_seconds(
     if engine == "dense":
         side = max(x1, tall)
         return rate.cell * _dense_weight(game) * side * side
+    if engine == "subtraction":
+        side = max(x1, tall)
+        star = p_positions_seconds(game.star, side) if game.star else 0.0
+        return rate.column * float(side) ** 3 + star
     if engine == "transposed":
         inner = transpose(game)
         return (
@@ -258,7 +262,7 @@ def p_positions_seconds(game: Definition, n: int) -> float:
 def _positions_per_column(game: Definition, engine: str, height: int) -> float:
     # A column holds at most b P-positions besides its forced ones (column
     # mode), a transposed game's row at most b'; box games as they are seen.
-    if engine in ("box", "dense", "cones"):
+    if engine in ("box", "dense", "cones", "subtraction"):
         return density(game, height)
     if engine == "transposed":
         return _period(transpose(game))

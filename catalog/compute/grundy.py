@@ -131,17 +131,22 @@ def check(game: Definition) -> None:
 
 
 def _enumerated(game: Definition, n: int) -> np.ndarray:
-    """Cones and Euclid's game: the mex over each cell's enumerated options
-    (:func:`catalog.compute.ruleset.dense_grundy`), up to
-    :data:`~catalog.compute.ruleset.GRUNDY_MAX_N`."""
-    from catalog.compute.kindsweeps import cone_rows
+    """Cones, Euclid's game, Beatty moves and ⋆: the mex over each cell's
+    enumerated options (:func:`catalog.compute.ruleset.dense_grundy`; the
+    moves of a Beatty rule or a ⋆ below n written out as single moves), up
+    to :data:`~catalog.compute.ruleset.GRUNDY_MAX_N`."""
+    from catalog.compute.kindsweeps import cone_rows, move_list
     from catalog.compute.ruleset import GRUNDY_MAX_N, dense_grundy
 
     n = check_n(n, maximum=GRUNDY_MAX_N)
+    moves = np.array(game.moves, dtype=np.int64).reshape(-1, 2)
+    if game.beatty is not None or game.star is not None:
+        bare = Definition((), beatty=game.beatty, star=game.star)
+        moves = np.concatenate([moves, move_list(bare, n)])
     table = dense_grundy(
         n,
         rays=np.array(game.rays, dtype=np.int64).reshape(-1, 2),
-        moves=np.array(game.moves, dtype=np.int64).reshape(-1, 2),
+        moves=moves,
         cones=cone_rows(game.cones),
         euclid="euclid" in game.kinds,
         ho_restriction="ho-restriction" in game.kinds,

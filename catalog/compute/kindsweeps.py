@@ -8,7 +8,11 @@ other resumable sweeps (``advance``, ``resume``), both held to a box
   (:mod:`catalog.compute.conesweep`);
 - :class:`DenseSweep`, every other game of the new kinds (blocking, Euclid's
   game, cones without Nim's rays): counts of P options cell by cell
-  (:mod:`catalog.compute.dense`).
+  (:mod:`catalog.compute.dense`);
+- :class:`SubtractionSweep`, games with Beatty moves or a ⋆: their move set
+  below n written out as a bitset (a ⋆'s from the P-positions of its game,
+  computed first by whichever engine computes that game) and swept by
+  bitset sums (:mod:`catalog.compute.subtraction`).
 
 Either computes its box whole: a box continued to the right is computed
 again from column 0 (a few seconds at 10^7 for a cone game, and the dense
@@ -155,3 +159,85 @@ class DenseSweep(_Box):
             forced_p=_pairs(game.forced_p),
             forced_n=_pairs(game.forced_n),
         )
+
+
+#: Computes the P-positions below n of a game (the game of a ⋆):
+#: :func:`catalog.compute.ptable.p_positions`, which the caller passes in
+#: (it imports this module).
+Inner = Callable[[Definition, int], np.ndarray]
+
+
+class SubtractionSweep(_Box):
+    """A box of a game of invariant moves (rays, single moves, cones, Beatty
+    moves, a ⋆), altered or not. ``inner`` computes the game of a ⋆."""
+
+    def __init__(self, game: Definition, height: int, inner: Inner | None = None):
+        super().__init__(game, height)
+        self.inner = inner or box_positions
+
+    @classmethod
+    def resume(  # type: ignore[override]
+        cls,
+        game: Definition,
+        positions: np.ndarray,
+        x_bound: int,
+        height: int,
+        inner: Inner | None = None,
+    ) -> Self:
+        sweep = cls(game, height, inner)
+        sweep.x = x_bound
+        return sweep
+
+    def _compute(self, side: int) -> np.ndarray:
+        from catalog.compute import subtraction
+        from catalog.compute.modes import MAX_BOX_BYTES
+
+        need = subtraction_bytes(side)
+        if need > MAX_BOX_BYTES:  # before anything is allocated
+            raise TooMuchWork(
+                f"n={side}: the subtraction engine's bitsets would take "
+                f"{need >> 20} MB, over the {MAX_BOX_BYTES >> 20} MB a box may take"
+            )
+        bits = subtraction.move_bits(side, move_list(self.game, side, self.inner))
+        if self.game.cones:
+            subtraction.cone_bits(bits, side, cone_rows(self.game.cones))
+        return subtraction.p_positions_of_bits(
+            side, bits, _pairs(self.game.forced_p), _pairs(self.game.forced_n)
+        )
+
+
+def subtraction_bytes(side: int) -> int:
+    """The memory of the subtraction engine's two bitsets at side n."""
+    return 2 * side * ((side + 63) // 64) * 8
+
+
+def move_list(game: Definition, n: int, inner: Inner | None = None) -> np.ndarray:
+    """The moves (a, b), a, b < n, of ``game``'s rays, single moves, Beatty
+    pairs and ⋆ (the cones are set as bits, :func:`~catalog.compute.
+    subtraction.cone_bits`): everything the subtraction engine needs.
+    ``inner`` computes the ⋆'s game (default :func:`box_positions`)."""
+    inner = inner or box_positions
+    from catalog.compute import subtraction
+
+    parts = [subtraction.ray_moves(_pairs(game.rays), n), _pairs(game.moves)]
+    if game.beatty is not None:
+        parts.append(subtraction.beatty_moves(game.beatty, n))
+    if game.star is not None:
+        parts.append(subtraction.star_moves(inner(game.star, n)))
+    moves = np.concatenate(parts)
+    return moves[(moves[:, 0] < n) & (moves[:, 1] < n)]
+
+
+def box_positions(game: Definition, side: int) -> np.ndarray:
+    """The P-positions of ``game`` in the box [0, side)^2 by the box sweep of
+    its engine (a column game's by the general sweep in box mode): what a
+    ⋆'s game is computed by where :func:`catalog.compute.ptable.p_positions`
+    (which imports this module) is not passed in, and the cost's probes."""
+    from catalog.compute.modes import engine
+    from catalog.compute.special_kernel import GeneralSweep
+
+    name = engine(game)
+    if name == "subtraction":
+        return SubtractionSweep(game, side).advance(side)
+    box = {"dense": DenseSweep, "cones": ConeSweep}.get(name, GeneralSweep)
+    return box(game, height=side).advance(side)

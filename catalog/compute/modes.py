@@ -26,13 +26,16 @@ MAX_BOX_N = 30_000
 #: Largest n for the dense engine (cones without Nim's rays, blocking,
 #: Euclid's game): it keeps a few n x n tables of counts.
 MAX_DENSE_N = 4000
+#: Largest n for the subtraction engine (Beatty moves, the ⋆-operator): two
+#: n x n bitsets, n^2 / 4 bytes (625 MB at 50,000).
+MAX_SUBTRACTION_N = 50_000
 #: Most memory a box may take (by catalog.compute.cost.box_bytes, or the
 #: dense engine's tables): 1 GB.
 MAX_BOX_BYTES = 1 << 30
 #: The sweeps a store fill runs, whole columns at a time.
 COLUMN_ENGINES = frozenset({"kernel", "general"})
 #: The engines that compute a box n x n whole (at most :func:`max_n`).
-BOX_ENGINES = frozenset({"box", "dense", "cones"})
+BOX_ENGINES = frozenset({"box", "dense", "cones", "subtraction"})
 
 
 def engine(game: Definition) -> str:
@@ -58,6 +61,8 @@ def engine(game: Definition) -> str:
         return "box"
     if "dense" in allowed:
         return "dense"
+    if "subtraction" in allowed:
+        return "subtraction"
     names = ", ".join(sorted(game.kinds))
     raise DefinitionError(f"definition: no engine computes {names} together yet")
 
@@ -117,4 +122,9 @@ def max_n(game: Definition) -> int:
     """The largest n of :func:`~catalog.compute.ptable.p_positions` for
     ``game``."""
     name = engine(game)
-    return {"box": MAX_BOX_N, "dense": MAX_DENSE_N}.get(name, MAX_N)
+    limits = {
+        "box": MAX_BOX_N,
+        "dense": MAX_DENSE_N,
+        "subtraction": MAX_SUBTRACTION_N,
+    }
+    return limits.get(name, MAX_N)

@@ -27,7 +27,7 @@ import numpy as np
 
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
-from catalog.compute.kindsweeps import ConeSweep, DenseSweep
+from catalog.compute.kindsweeps import ConeSweep, DenseSweep, SubtractionSweep
 from catalog.compute.modes import column_mode, engine, max_n
 from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.compute.window import p_positions_below
@@ -354,7 +354,14 @@ class Sweep:
         return np.column_stack([np.concatenate(xs), np.concatenate(ys)])
 
 
-Resumable = KernelSweep | GeneralSweep | TransposedSweep | ConeSweep | DenseSweep
+Resumable = (
+    KernelSweep
+    | GeneralSweep
+    | TransposedSweep
+    | ConeSweep
+    | DenseSweep
+    | SubtractionSweep
+)
 
 
 def resume_sweep(
@@ -381,6 +388,8 @@ def resume_sweep(
         return DenseSweep.resume(game, positions, x_bound, height)
     if name == "cones":
         return ConeSweep.resume(game, positions, x_bound, height)
+    if name == "subtraction":
+        return SubtractionSweep.resume(game, positions, x_bound, height, p_positions)
     return GeneralSweep.resume(game, positions, x_bound, height)
 
 
@@ -450,4 +459,6 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     from catalog.compute.cost import check_box_memory  # cost imports this module
 
     check_box_memory(game, n)
+    if name == "subtraction":
+        return SubtractionSweep(game, n, p_positions).advance(n)
     return GeneralSweep(game, height=n).advance(n)

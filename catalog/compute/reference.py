@@ -32,21 +32,7 @@ def outcome_grid(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarr
     """Boolean grid ``g[x, y]``: is (x, y) a P-position, for x, y < n."""
     game = canonicalize(definition)
     n = check_n(n, maximum=2000)
-    forced_p = set(game.forced_p)
-    forced_n = set(game.forced_n)
-    block = game.block  # P iff at most this many options are P
-    p: set[tuple[int, int]] = set()  # the P-positions labelled so far
-    for x in range(n):
-        for y in range(n):
-            if (x, y) in forced_p:
-                p.add((x, y))
-            elif (x, y) in forced_n:
-                continue
-            elif block == 0:
-                if p.isdisjoint(options(game, x, y)):
-                    p.add((x, y))
-            elif len(p.intersection(options(game, x, y))) <= block:
-                p.add((x, y))
+    p = kinds.label(game, n)
     grid = np.zeros((n, n), dtype=bool)
     for x, y in p:
         grid[x, y] = True

@@ -162,10 +162,12 @@ def _lists(bits, n):
 
 
 @njit(cache=True)
-def _sweep(n, mbits, moff, mvals, mwords):
+def _sweep(n, mbits, moff, mvals, mwords, fpoff, fpvals, fnoff, fnvals):
     """P-positions below n of the game whose move columns are ``mbits``
-    (with :func:`_lists`' ``moff``, ``mvals``, ``mwords``); returns P as
-    the same four arrays (bits, offsets, rows, words)."""
+    (with :func:`_lists`' ``moff``, ``mvals``, ``mwords``) and whose cells
+    forced P and N are listed by column (``fpoff``/``fpvals``, ``fnoff``/
+    ``fnvals``, rows ascending); returns P as the same four arrays (bits,
+    offsets, rows, words)."""
     width = max((n + 63) >> 6, 1)
     pbits = np.zeros((n, width), dtype=np.uint64)
     poff = np.zeros(n + 1, dtype=np.int64)
@@ -197,8 +199,16 @@ def _sweep(n, mbits, moff, mvals, mwords):
             else:
                 for i in range(plo, phi):
                     _add(acc, mbits, a, mwords[a], mvals, mlo, mhi, pvals[i], n, width)
+        for i in range(fnoff[x], fnoff[x + 1]):  # forced N: never P
+            acc[fnvals[i] >> 6] |= one << np.uint64(fnvals[i] & 63)
+        j, jend = fpoff[x], fpoff[x + 1]  # forced P: P whatever blocks them
         y = _next_zero(acc, 0, n, width)
-        while y < n:
+        while True:
+            if j < jend and fpvals[j] <= y:
+                y = fpvals[j]
+                j += 1
+            if y >= n:
+                break
             if count == pvals.shape[0]:
                 grown = np.empty(2 * count, dtype=np.int32)
                 grown[:count] = pvals
@@ -242,9 +252,62 @@ def _check_moves(moves: Any) -> np.ndarray:
     return array
 
 
-def _move_columns(n: int, moves: Any) -> tuple[np.ndarray, ...]:
-    bits = _bits_from_moves(n, _check_moves(moves))
-    return (bits, *_lists(bits, n))
+_NONE = np.zeros(0, dtype=np.int64)
+
+
+def _by_column(cells: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, rows) of ``cells`` below n, by column, rows ascending."""
+    array = np.asarray(cells if cells is not None else [], dtype=np.int64)
+    array = array.reshape(-1, 2)
+    array = array[(array[:, 0] < n) & (array[:, 1] < n)]
+    array = array[np.lexsort((array[:, 1], array[:, 0]))]
+    offsets = np.searchsorted(array[:, 0], np.arange(n + 1)).astype(np.int64)
+    return offsets, np.ascontiguousarray(array[:, 1])
+
+
+def _label(
+    n: int, bits: np.ndarray, forced_p: Any = None, forced_n: Any = None
+) -> tuple[np.ndarray, ...]:
+    """The sweep of the moves ``bits`` (columns of a bitset) with forced cells."""
+    fp, fn = _by_column(forced_p, n), _by_column(forced_n, n)
+    return _sweep(n, bits, *_lists(bits, n), *fp, *fn)
+
+
+@njit(cache=True)
+def cone_bits(bits, n, rows):
+    """Set in ``bits`` (columns of a move bitset) the moves below n of the
+    cones ``rows`` ([s1, t1, s2, t2, has_hi, mod, mirror], as
+    :func:`catalog.compute.kindsweeps.cone_rows` writes them)."""
+    one = np.uint64(1)
+    for r in range(rows.shape[0]):
+        s1, t1, s2, t2, has_hi, m, mirror = rows[r]
+        for k in range(1, n):
+            lo = max(1, s1 * k + t1)
+            hi = min(n - 1, s2 * k + t2) if has_hi else n - 1
+            if lo > hi:
+                continue
+            lo += (k - lo) % m  # the first l >= lo with l ≡ k (mod m)
+            for ell in range(lo, hi + 1, m):
+                a, b = (ell, k) if mirror else (k, ell)
+                bits[a, b >> 6] |= one << np.uint64(b & 63)
+
+
+def move_bits(n: int, moves: Any) -> np.ndarray:
+    """The columns of the move set ``moves`` below n as a bitset (n rows of
+    (n + 63) // 64 words), to add cones to (:func:`cone_bits`) before
+    :func:`p_positions_of_bits`."""
+    return _bits_from_moves(_check_n(n), _check_moves(moves))
+
+
+def p_positions_of_bits(
+    n: int, bits: np.ndarray, forced_p: Any = None, forced_n: Any = None
+) -> np.ndarray:
+    """:func:`subtraction_p_positions` of a move set given as the bitset of
+    :func:`move_bits`, with cells forced P and N (an altered game, as
+    Hu–Sleator–Tsin alter Wythoff's Nim: a forced cell is labelled as
+    forced and blocks, or not, like any P- or N-position)."""
+    _, poff, pvals, _ = _label(_check_n(n), bits, forced_p, forced_n)
+    return _positions(poff, pvals)
 
 
 def subtraction_p_positions(n: int, moves: Any) -> np.ndarray:
@@ -291,10 +354,7 @@ def subtraction_p_positions(n: int, moves: Any) -> np.ndarray:
     >>> subtraction_p_positions(4, [[1, 0], [0, 1], [1, 1]]).tolist()
     [[0, 0], [0, 2], [2, 0], [2, 2]]
     """
-    n = _check_n(n)
-    bits, off, vals, words = _move_columns(n, moves)
-    _, poff, pvals, _ = _sweep(n, bits, off, vals, words)
-    return _positions(poff, pvals)
+    return p_positions_of_bits(n, move_bits(n, moves))
 
 
 def star_moves(p_positions: Any) -> np.ndarray:
@@ -354,11 +414,10 @@ def star_p_positions(n: int, moves: Any) -> np.ndarray:
     [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
     """
     n = _check_n(n)
-    bits, off, vals, words = _move_columns(n, moves)
-    pbits, _, _, _ = _sweep(n, bits, off, vals, words)
+    pbits, _, _, _ = _label(n, move_bits(n, moves))
     if n:
         pbits[0, 0] &= ~np.uint64(1)  # (0, 0) is no move
-    return _positions(*_sweep(n, pbits, *_lists(pbits, n))[1:3])
+    return _positions(*_label(n, pbits)[1:3])
 
 
 def beatty_moves(alpha: Quadratic | str, n: int) -> np.ndarray:

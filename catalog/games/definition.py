@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from catalog.games.quadratic import Quadratic
 from catalog.inputs import (
     MAX_DEFINITION_LENGTH,
     BadValue,
@@ -33,6 +34,7 @@ from catalog.kinds.alter import MAX_ALTER_CELLS, MAX_ALTER_COORD
 from catalog.kinds.base import DefinitionError, Vector, is_int, on_ray
 from catalog.kinds.cones import Cone
 from catalog.kinds.rays import MAX_RULES, MAX_STEP
+from catalog.kinds.star import Names, resolve
 
 #: Largest ``n`` that :func:`catalog.p_positions` accepts.
 MAX_N = 100_000_000
@@ -73,6 +75,11 @@ class Definition:
         Canonical cones (:mod:`catalog.kinds.cones`).
     block : int
         Options the mover may block (:mod:`catalog.kinds.block`); 0: none.
+    beatty : Quadratic or None
+        The α of the Beatty moves (:mod:`catalog.kinds.beatty`).
+    star : Definition or None
+        The game G whose non-zero P-positions are moves
+        (:mod:`catalog.kinds.star`).
     """
 
     rays: tuple[Vector, ...]
@@ -82,6 +89,8 @@ class Definition:
     forced_n: tuple[Vector, ...] = ()
     cones: tuple[Cone, ...] = ()
     block: int = 0
+    beatty: Quadratic | None = None
+    star: Definition | None = None
 
     @property
     def altered(self) -> bool:
@@ -100,7 +109,13 @@ class Definition:
     def rules(self) -> Definition:
         """The same game without its alterations."""
         return Definition(
-            self.rays, self.moves, self.special, cones=self.cones, block=self.block
+            self.rays,
+            self.moves,
+            self.special,
+            cones=self.cones,
+            block=self.block,
+            beatty=self.beatty,
+            star=self.star,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -119,6 +134,10 @@ class Definition:
             out["cones"] = [c.to_json() for c in self.cones]
         if self.block:
             out["block"] = self.block
+        if self.beatty is not None:
+            out["beatty"] = str(self.beatty)
+        if self.star is not None:
+            out["star"] = self.star.to_json()
         return out
 
     def alteration_json(self) -> dict[str, Any]:
@@ -148,42 +167,64 @@ def digest(data: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def parse_json(text: str) -> Definition:
+def parse_json(text: str, names: Names | None = None) -> Definition:
     """Parse a definition given as JSON text (as the CLI receives it).
 
     Read by :func:`catalog.inputs.read_json`: at most
     :data:`~catalog.inputs.MAX_DEFINITION_LENGTH` characters, no NUL, arrays
     and objects nested at most :data:`~catalog.inputs.MAX_JSON_DEPTH` deep
     (counted before the decoder, which recurses once per level, runs), and a
-    key given twice is an error, not "the last one wins".
+    key given twice is an error, not "the last one wins". ``names`` resolves
+    the entry IDs and labels a ``star`` may give (:func:`canonicalize`).
     """
     try:
         data = read_json(text, "definition", MAX_DEFINITION_LENGTH)
     except BadValue as exc:
         raise DefinitionError(str(exc)) from None
-    return canonicalize(data)
+    return canonicalize(data, names)
 
 
-def canonicalize(data: Mapping[str, Any] | Definition) -> Definition:
+def canonicalize(
+    data: Mapping[str, Any] | Definition, names: Names | None = None
+) -> Definition:
     """Validate a definition and return its canonical form.
+
+    ``names`` turns an entry ID or label that a ``star`` gives into that
+    entry's definition (the store's lookup; without it such a ``star`` is
+    an error saying so): the canonical form holds G written out.
 
     Raises
     ------
     DefinitionError
         When a field is missing its shape, a number is negative or too large,
-        a ray is (0, 0), a special rule is unknown, a cone holds no move, or
-        a cell is forced both P and N. The message names the field. Each
-        kind checks its own field (:mod:`catalog.kinds`).
+        a ray is (0, 0), a special rule is unknown, a cone holds no move, a
+        cell is forced both P and N, or the game of a ``star`` is not a game
+        (``star.rays[0]: …``). The message names the field. Each kind checks
+        its own field (:mod:`catalog.kinds`).
     """
     if isinstance(data, Definition):
         return data
     if not isinstance(data, Mapping):
         raise DefinitionError("definition must be a JSON object")
-    game = Definition(**parse_kinds(data))
+    fields = parse_kinds(resolve(data, names))
+    if fields["star"] is not None:
+        try:
+            fields["star"] = canonicalize(fields["star"])
+        except DefinitionError as exc:
+            raise DefinitionError(_inside("star", str(exc))) from None
+    game = Definition(**fields)
     if not engines(game):
-        names = ", ".join(sorted(game.kinds))
-        raise DefinitionError(f"definition: {names} cannot be combined yet")
+        names_ = ", ".join(sorted(game.kinds))
+        raise DefinitionError(f"definition: {names_} cannot be combined yet")
     return game
+
+
+def _inside(field: str, message: str) -> str:
+    """An error of the game inside ``field``, named from there:
+    ``rays[0]: …`` becomes ``star.rays[0]: …``."""
+    if message.startswith("definition"):
+        return f"{field}: {message.removeprefix('definition').lstrip(': ')}"
+    return f"{field}.{message}"
 
 
 def check_n(n: Any, name: str = "n", maximum: int = MAX_N) -> int:

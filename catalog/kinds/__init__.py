@@ -16,12 +16,14 @@ from typing import Any
 
 from catalog.kinds.alter import Alteration
 from catalog.kinds.base import ENGINES, Definition, DefinitionError, Kind, Vector
+from catalog.kinds.beatty import Beatty
 from catalog.kinds.block import Block
 from catalog.kinds.cones import Cones
 from catalog.kinds.euclid import Euclid
 from catalog.kinds.ho import HoExtension, HoRestriction, Special
 from catalog.kinds.moves import Moves
 from catalog.kinds.rays import Rays
+from catalog.kinds.star import Star
 
 _RAYS, _MOVES, _CONES = Rays(), Moves(), Cones()
 #: Every kind, in the order a definition's fields are checked.
@@ -33,6 +35,8 @@ KINDS: tuple[Kind, ...] = (
     Euclid(),
     Alteration(),
     _CONES,
+    Beatty(),
+    Star(lambda game, n: label(game, n), lambda game: present(game)),
     Block(),
 )
 #: The kinds whose :meth:`~Kind.reduce` makes the form canonical, in order.
@@ -84,6 +88,30 @@ def engines(game: Definition) -> frozenset[str]:
     return out
 
 
+def label(game: Definition, n: int) -> set[Vector]:
+    """The P-positions of ``game`` with x, y < n, labelled literally: P iff
+    forced P, or not forced N and at most ``block`` (0: none) of the
+    options are P. Every option of (x, y) has x' <= x and y' <= y, so
+    labelling the box column by column, bottom-up, only ever looks at
+    labelled cells. The reference every engine is tested against
+    (:mod:`catalog.compute.reference`); the ⋆-operator's options read it."""
+    forced_p, forced_n = set(game.forced_p), set(game.forced_n)
+    block = game.block
+    p: set[Vector] = set()
+    for x in range(n):
+        for y in range(n):
+            if (x, y) in forced_p:
+                p.add((x, y))
+            elif (x, y) in forced_n:
+                continue
+            elif block == 0:
+                if p.isdisjoint(options(game, x, y)):
+                    p.add((x, y))
+            elif len(p.intersection(options(game, x, y))) <= block:
+                p.add((x, y))
+    return p
+
+
 def options(game: Definition, x: int, y: int) -> Iterator[Vector]:
     """Every position reachable from (x, y), literally (duplicates allowed):
     the options of each kind, less what a restricting rule forbids."""
@@ -108,6 +136,7 @@ __all__ = [
     "Kind",
     "by_name",
     "engines",
+    "label",
     "options",
     "parse",
     "present",

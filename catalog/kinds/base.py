@@ -41,6 +41,12 @@ class Definition(Protocol):
     def cones(self) -> tuple[Any, ...]: ...  # catalog.kinds.cones.Cone
     @property
     def block(self) -> int: ...
+    @property
+    def beatty(self) -> Any: ...  # catalog.games.quadratic.Quadratic | None
+    @property
+    def star(self) -> Any: ...  # the game G of G⋆, a Definition, or None
+    @property
+    def key(self) -> str: ...
 
 
 #: The engines of :mod:`catalog.compute` (:func:`catalog.compute.modes.engine`
@@ -54,6 +60,7 @@ ENGINES = (
     "transposed",  # a horizontal ray but no vertical one, through its transpose
     "box",  # neither ray: the general sweep in a box
     "dense",  # any rule: counts of P options cell by cell in a box (dense.py)
+    "subtraction",  # invariant moves given as a set: bitset sums (subtraction.py)
 )
 
 

@@ -303,7 +303,7 @@ class Cones(Kind):
                     yield b, a
 
     def engines(self, game: Definition) -> frozenset[str]:
-        return frozenset({"cones", "dense"})
+        return frozenset({"cones", "dense", "subtraction"})
 
     def describe(self, game: Definition) -> list[str]:
         return [describe_cone(c) for c in game.cones]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from catalog.compute.modes import column_mode
 from catalog.compute.sequences import MAX_TERMS
-from catalog.errors import BadInput, Busy, DatabaseUnavailable
+from catalog.errors import BadInput, Busy, DatabaseUnavailable, NotFound
 from catalog.games.definition import (
     Definition,
     parse_json,
@@ -30,6 +30,7 @@ from catalog.inputs import (
     MAX_NAME_LENGTH,
     check_text,
 )
+from catalog.kinds.star import Names
 from catalog.service.store import Store, entry_number, idempotent, stored_game
 from catalog.store import labels as labelled
 from catalog.store.db import Reader, writing
@@ -258,11 +259,30 @@ class _Invariants:
             return None
 
 
+def star_names(store: Store) -> Names:
+    """What an entry ID or label in a ``star`` stands for: the stored
+    entry's definition, or a family member's not seeded yet."""
+
+    def lookup(text: str) -> Mapping[str, Any]:
+        try:
+            number = entry_number(store, text)
+        except NotFound:
+            if not store.families.is_label(text):
+                raise
+            return store.families.parse_label(text).definition
+        from catalog.store import repository as repo  # the ORM: on use
+
+        with store.sessions() as session:
+            return dict(repo.get_entry(session, number).definition)
+
+    return lookup
+
+
 def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
     """Add a game under the next free number; a game that is a family member
     gets its labels at once (and keeps this number when its family is
     seeded)."""
-    game = parse_json(definition)
+    game = parse_json(definition, star_names(store))
     if name is not None:
         name = check_text(name, "name", MAX_NAME_LENGTH).strip()
     from catalog.store import repository as repo  # the ORM: writes alone

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import Connection, Engine, bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from catalog.compute.modes import MAX_BOX_N, box_limited, max_n
+from catalog.compute.modes import box_limited, max_n
 from catalog.config import Settings
 from catalog.errors import Busy, Unprocessable
 from catalog.games.definition import Definition, canonicalize
@@ -241,10 +241,7 @@ def check_own_limit(
     if value <= most:
         return value
     if box_limited(game):
-        why = (
-            "a game with neither a vertical nor a horizontal ray is computed "
-            f"whole, in a box at most {MAX_BOX_N} wide"
-        )
+        why = f"its engine computes a box whole, at most {max_n(game)} wide"
     else:
         why = "its outcomes are read from its computed table, as far as it goes"
     raise Unprocessable(

@@ -310,15 +310,32 @@ def clear_results(session: Session, entry: Entry) -> None:
 
 
 def default_name(game: Definition) -> str:
-    parts = ["rays " + " ".join(f"({a},{b})" for a, b in game.rays)]
+    """A name from the rules, for a game added without one
+    (``Game with rays (1,0) (0,1); moves (1,2) (2,1)``; ``⋆ of the game
+    with Beatty moves of α = sqrt(2)``)."""
+    parts = _name_parts(game)
+    if game.kinds == {"star"} and game.star is not None:
+        return "⋆ of the game with " + "; ".join(_name_parts(game.star) or ["no moves"])
+    return "Game with " + "; ".join(parts or ["no moves"])
+
+
+def _name_parts(game: Definition) -> list[str]:
+    parts = []
+    if game.rays or not game.beyond("rays", "moves"):
+        parts.append("rays " + " ".join(f"({a},{b})" for a, b in game.rays))
     if game.moves:
         parts.append("moves " + " ".join(f"({a},{b})" for a, b in game.moves))
     if game.special:
         parts.append(", ".join(game.special))
     if game.cones:
         parts.append(f"{len(game.cones)} cone" + ("s" if len(game.cones) > 1 else ""))
+    if game.beatty is not None:
+        parts.append(f"Beatty moves of α = {game.beatty}")
+    if game.star is not None:
+        inner = "; ".join(_name_parts(game.star) or ["no moves"])
+        parts.append(f"the moves of ⋆ of the game with {inner}")
     if game.block:
         parts.append(f"block {game.block}")
     if game.altered:
         parts.append(f"{len(game.forced_p)} forced P, {len(game.forced_n)} forced N")
-    return "Game with " + "; ".join(parts)
+    return parts

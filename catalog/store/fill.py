@@ -45,6 +45,7 @@ ENGINES = {
     "TransposedSweep": "transposed-kernel-v1",
     "ConeSweep": "cone-sweep-v1",
     "DenseSweep": "dense-v1",
+    "SubtractionSweep": "subtraction-v1",
     "Sweep": "numpy-sweep-v1",
 }
 

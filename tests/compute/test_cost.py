@@ -270,14 +270,10 @@ def test_an_empty_probe_counts_one_position_a_column(monkeypatch):
     """A probe box without P-positions (no division by zero): one a column."""
     import numpy as np
 
-    class Empty:
-        def __init__(self, game, height):
-            pass
+    def empty(game, side):
+        return np.zeros((0, 2), dtype=np.int64)
 
-        def advance(self, x):
-            return np.zeros((0, 2), dtype=np.int64)
-
-    monkeypatch.setattr(cost, "GeneralSweep", Empty)
+    monkeypatch.setattr(cost, "box_positions", empty)
     cost._probe.cache_clear()
     try:
         game = canonicalize({"rays": [[1, 1]], "moves": [[5, 0]]})
