@@ -67,8 +67,7 @@ def compute(definition: Mapping[str, Any] | Definition) -> dict[str, Any]:
             "value": {"game": theorem.name},
             "status": "theorem",
             "source": theorem.source,
-            "note": "is-p at any pile size (10^300 and beyond), exactly, with a "
-            "winning move",
+            "note": theorem.note,
         }
     if game.cones and {(0, 1), (1, 0)} <= set(game.rays) and not game.block:
         out["cone_pairs"] = _cone_pairs(game, CONE_PAIRS_N)

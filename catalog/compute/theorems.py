@@ -64,6 +64,10 @@ class Theorem:
     name: str
     source: str
     outcome: Callable[[int, int], tuple[bool, Cell | None]]
+    #: What the closed form answers, for ``far_out``'s note.
+    note: str = (
+        "is-p at any pile size (10^300 and beyond), exactly, with a winning move"
+    )
 
 
 def awythoff_parameter(game: Definition) -> int | None:
@@ -143,5 +147,7 @@ def theorem_for(game: Definition) -> Theorem | None:
             f"⋆ of the Beatty game of {alpha}",
             LHF_2011,
             lambda x, y: beatty_star_outcome(alpha, x, y),
+            "is-p at any pile size (10^300 and beyond), exactly; a winning move "
+            "along a pile, or within 512 of the position (else move_to is null)",
         )
     return None
