@@ -241,3 +241,29 @@ def box_positions(game: Definition, side: int) -> np.ndarray:
         return SubtractionSweep(game, side).advance(side)
     box = {"dense": DenseSweep, "cones": ConeSweep}.get(name, GeneralSweep)
     return box(game, height=side).advance(side)
+
+
+def winning_move(
+    game: Definition,
+    found: np.ndarray,
+    x: int,
+    y: int,
+    inner: Inner | None = None,
+) -> tuple[int, int] | None:
+    """A move of a game of invariant moves (the subtraction engine's) from
+    the N-position (x, y) to one of ``found`` (P-positions with x' <= x and
+    y' <= y), or None: the move set below (x, y) as the engine's bitset, and
+    every P-position tested against it at once (the literal options of a
+    ⋆ would label its game cell by cell)."""
+    from catalog.compute import subtraction
+
+    side = max(x, y) + 1
+    bits = subtraction.move_bits(side, move_list(game, side, inner))
+    if game.cones:
+        subtraction.cone_bits(bits, side, cone_rows(game.cones))
+    below = found[(found[:, 0] <= x) & (found[:, 1] <= y)]
+    dx, dy = x - below[:, 0], y - below[:, 1]
+    words = bits[dx, dy >> 6]
+    hit = (words >> (dy & 63).astype(np.uint64)) & np.uint64(1)
+    at = np.flatnonzero(hit)
+    return None if at.size == 0 else (int(below[at[0], 0]), int(below[at[0], 1]))

@@ -26,6 +26,8 @@ LARSSON_2012 = (
     "Comput. Sci. 422 (2012) 52–58"
 )
 
+#: The games whose labelling :meth:`Star.p_set` keeps (the oldest goes).
+_KEEP = 8
 #: Resolves an entry ID or label to its definition (or raises BadInput).
 Names = Callable[[str], Mapping[str, Any]]
 #: The literal labelling of a game below n (the reference's), as the set of
@@ -116,6 +118,8 @@ class Star(Kind):
         known = self._known.get(inner.key)
         if known is None or known[0] < bound:
             known = (bound, self._label(inner, bound))
+            if len(self._known) >= _KEEP:
+                self._known.pop(next(iter(self._known)))
             self._known[inner.key] = known
         size, cells = known
         if size == bound:

@@ -16,6 +16,7 @@ import numpy as np
 from sqlalchemy import bindparam, select
 
 from catalog.compute import closed, theorems
+from catalog.compute.modes import engine
 from catalog.errors import TooMuchWork, Unprocessable
 from catalog.games.definition import (
     Definition,
@@ -358,6 +359,12 @@ def _outcome(game: Definition, found: np.ndarray, x: int, y: int) -> dict[str, A
     at = int(np.searchsorted(keys, here))  # sorted by x then y: so are keys
     if at < len(keys) and int(keys[at]) == here:
         return {"outcome": "P", "move_to": None}
+    if engine(game) == "subtraction":  # a ⋆'s options need its game's table
+        from catalog.compute.kindsweeps import winning_move
+        from catalog.compute.ptable import p_positions
+
+        to = winning_move(game, found, x, y, p_positions)
+        return {"outcome": "N", "move_to": list(to) if to else None}
     p_keys = set(keys.tolist())
     move = next(
         ([a, b] for a, b in options(game, x, y) if a * (y + 1) + b in p_keys), None
