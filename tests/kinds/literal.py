@@ -1,12 +1,16 @@
 """The contract's rule kinds read literally from a definition's JSON, with
 no canonical form: the reference's options and outcome rule written again,
-straight from ``contract.md``, to check the canonical form keeps the game."""
+straight from ``contract.md``, to check the canonical form keeps the game.
+A ``beatty`` must be one of :data:`tests.kinds.beattyref.ALPHAS`' spellings,
+and a ``star`` a definition."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+
+from tests.kinds import beattyref
 
 
 def _cone_moves(cone: dict[str, Any], x: int, y: int) -> set[tuple[int, int]]:
@@ -32,7 +36,11 @@ def _cone_moves(cone: dict[str, Any], x: int, y: int) -> set[tuple[int, int]]:
     return out
 
 
-def options(d: dict[str, Any], x: int, y: int) -> set[tuple[int, int]]:
+def options(
+    d: dict[str, Any], x: int, y: int, star: frozenset = frozenset()
+) -> set[tuple[int, int]]:
+    """The options of (x, y); ``star`` holds the moves of a ``star`` (the
+    non-zero P-positions of its game, from :func:`p_positions`)."""
     out: set[tuple[int, int]] = set()
     special = d.get("special", [])
     ho = "ho-restriction" in special
@@ -56,11 +64,19 @@ def options(d: dict[str, Any], x: int, y: int) -> set[tuple[int, int]]:
             out |= {(x - j * y, y) for j in range(1, x // y + 1)}
         if 0 < x <= y:
             out |= {(x, y - j * x) for j in range(1, y // x + 1)}
+    if "beatty" in d:  # α from the hand-written table, pairs by complement
+        pairs = beattyref.pairs(beattyref.ALPHAS[d["beatty"]], max(x, y) + 1)
+        out |= {(x - a, y - b) for a, b in pairs - {(0, 0)} if a <= x and b <= y}
+    out |= {(x - a, y - b) for a, b in star if a <= x and b <= y}
     return out
 
 
 def p_positions(d: dict[str, Any], n: int) -> np.ndarray:
     block = d.get("block", 0)
+    star: frozenset = frozenset()
+    if d.get("star") is not None:  # G's P-positions but (0, 0) are moves
+        star = frozenset(map(tuple, p_positions(d["star"], n).tolist()))
+        star -= {(0, 0)}
     alter = d.get("alter", {})
     forced_p = {tuple(c) for c in alter.get("P", [])}
     forced_n = {tuple(c) for c in alter.get("N", [])}
@@ -69,6 +85,6 @@ def p_positions(d: dict[str, Any], n: int) -> np.ndarray:
         for y in range(n):
             if (x, y) in forced_p:
                 p.add((x, y))
-            elif (x, y) not in forced_n and len(options(d, x, y) & p) <= block:
+            elif (x, y) not in forced_n and len(options(d, x, y, star) & p) <= block:
                 p.add((x, y))
     return np.array(sorted(p), dtype=np.int64).reshape(-1, 2)
