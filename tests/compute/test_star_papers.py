@@ -98,9 +98,7 @@ def test_wythoff_star_is_the_beatty_game_of_phi():
     n = 600
     star = {"star": WYTHOFF}
     assert moves_below(star, n) == moves_below({"beatty": PHI}, n)
-    assert moves_below(star, n) == beattyref.pairs(beattyref.ALPHAS[PHI], n) - {
-        (0, 0)
-    }
+    assert moves_below(star, n) == beattyref.pairs(beattyref.ALPHAS[PHI], n) - {(0, 0)}
     assert np.array_equal(
         catalog.p_positions(star, n), catalog.p_positions({"beatty": PHI}, n)
     )
