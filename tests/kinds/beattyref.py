@@ -67,8 +67,11 @@ def pairs(alpha: Alpha, n: int) -> set[tuple[int, int]]:
 
 
 def lower_index(alpha: Alpha, x: int) -> int | None:
-    """k with ⌊kα⌋ = x, or None: the least k with ⌊kα⌋ >= x, by bisection."""
-    lo, hi = 0, x + 1  # ⌊(x + 1)α⌋ > x
+    """k with ⌊kα⌋ = x, or None: the least k with ⌊kα⌋ >= x, by bisection
+    around x/α (α to twice x's digits: off by less than one)."""
+    scale = 10 ** (2 * len(str(x)) + 4)
+    guess = x * scale // floor_mul(alpha, scale)
+    lo, hi = max(0, guess - 2), guess + 3  # ⌊(guess + 3)α⌋ > x
     while lo < hi:
         mid = (lo + hi) // 2
         if floor_mul(alpha, mid) >= x:

@@ -104,6 +104,7 @@ def _valid(d: dict) -> bool:
     return True
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(24))
 def test_random_games_against_the_reference_and_the_contract(seed):
     rng = random.Random(4100 + seed)
