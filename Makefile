@@ -40,7 +40,7 @@ bench-api:  ## the read API under load: one page, then the mix on SQLite and Pos
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/api.py --mix
 
-bench-star:  ## Beatty subtraction games and their star at n = 10^4: time and peak memory (benchmarks/star.py)
+bench-star:  ## Beatty games, their star and Maharaja* through p_positions: goals at 10^4, the largest n in a minute (benchmarks/star.py)
 	$(PY) benchmarks/star.py
 
 bench-gate:  ## a reader beside 32 heavy clients, and the quota across processes (benchmarks/gate.py; needs Redis)
