@@ -36,7 +36,7 @@ def entries(wythoff) -> list[str]:
     ("star", "says"),
     [
         ("W999999", "star: no entry W999999"),
-        ("W0000001", "star: "),
+        ("W0000001", "star: not an entry ID or label: 'W0000001'"),
         ("nosuch.1.2", "star: unknown family 'nosuch'"),
         ("maharaja.99.2", "star: k: 99 is out of range"),
         ({"star": "W999999"}, "star.star: no entry W999999"),
