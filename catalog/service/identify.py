@@ -10,7 +10,6 @@ its P-positions.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import time
@@ -243,9 +242,8 @@ def identify(
 ) -> dict[str, Any]:
     """The contract's identify document for the data (see the module)."""
     # The solver's module (OR-Tools: a second or more to import on a loaded
-    # machine) is loaded before the clock starts: an import is not the
-    # search's time.
-    importlib.import_module("catalog.compute.smallest")
+    # machine) is loaded only when a search needs it, and its import is not
+    # the search's time (catalog.compute.identify moves the deadline).
     start = time.monotonic()
     if not 1 <= limit <= MAX_IDENTIFY_LIMIT:
         raise BadInput(f"limit: from 1 to {MAX_IDENTIFY_LIMIT}")
