@@ -144,18 +144,18 @@ def removed(window: Window, *cells: tuple[int, int]) -> Window:
 
 
 @pytest.mark.parametrize(
-    "case", ["maharaja", "pair removed", "cell removed", "cell added", "nim"]
+    "case", ["maharaja", "pair removed", "cell removed", "row added", "nim"]
 )
 def test_other_data_propose_no_star(case):
     """Maharaja Nim's P-positions, Wythoff's with a pair or one cell taken
-    out or one added, Nim's: no Beatty note, no ⋆ game."""
+    out or a row added, Nim's: no Beatty note, no ⋆ game."""
     wythoff = data_of(WYTHOFF, 60)
     assert wythoff.grid[12, 20] and wythoff.grid[5, 3]
     window = {
         "maharaja": lambda: data_of(MAHARAJA, 60),
         "pair removed": lambda: removed(wythoff, (3, 5), (5, 3)),
         "cell removed": lambda: removed(wythoff, (12, 20)),
-        "cell added": lambda: Window(60, wythoff.grid | (np.arange(60) == 7)[:, None]),
+        "row added": lambda: Window(60, wythoff.grid | (np.arange(60) == 7)[:, None]),
         "nim": lambda: data_of({"rays": NIM}, 60),
     }[case]()
     answer = identify(window, limit=5, seconds=30)
