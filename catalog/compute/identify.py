@@ -59,6 +59,7 @@ from catalog.compute.maximal import (
     Game,
     Maximal,
     Window,
+    _long,
     covered_by,
     differences,
     maximal,
@@ -188,7 +189,7 @@ def beatty_games(window: Window, limit: int) -> tuple[list[Game], list[str]]:
     from catalog.compute.beattyfit import awythoff_of, recognise_beatty
 
     match = recognise_beatty(window.grid)
-    if match is None:
+    if match is None or not match.fit.pairs:  # (0, 0) alone: no pair to fit
         return [], []
     fit = match.fit
     text = (
@@ -203,9 +204,11 @@ def beatty_games(window: Window, limit: int) -> tuple[list[Game], list[str]]:
         ]
     named = ", ".join(str(a) for a in match.alphas[:NAMED_ALPHAS])
     more = len(match.alphas) - NAMED_ALPHAS
-    text += f"; {len(match.alphas)} quadratic irrationals {_bounds()} are there"
     if named:
+        text += f"; {len(match.alphas)} quadratic irrationals {_bounds()} are there"
         text += f": {named}" + (f" and {more} more" if more > 0 else "")
+    else:
+        text += f"; no quadratic irrational {_bounds()} is there"
     # a-Wythoff's α first: the catalog's games; then the simplest.
     alphas = sorted(match.alphas, key=lambda alpha: awythoff_of(alpha) is None)
     games: list[Game] = []
@@ -248,7 +251,7 @@ def rules_of_one(window: Window, found: Maximal) -> list[Game]:
     ray whose single step (a move) also gives the data is left out, as the
     solver's games leave it (:func:`catalog.compute.smallest.simplify`).
     """
-    grid, n = window.grid, window.n
+    grid = window.grid
     if grid.all():
         return [Game(rays=(), moves=(), size=0)]
     outside = np.argwhere(~grid)
@@ -256,7 +259,7 @@ def rules_of_one(window: Window, found: Maximal) -> list[Game]:
     steps = {
         (cx - int(sx), cy - int(sy)) for sx, sy in window.cells if sx <= cx and sy <= cy
     }
-    long = 2 * np.arange(n)[:, None] < n
+    long = _long(window.n)
     games: dict[tuple[str, Cell], Game] = {}
     for a, b in sorted(steps):
         for k in range(1, max(a, b) + 1):
@@ -266,7 +269,7 @@ def rules_of_one(window: Window, found: Maximal) -> list[Game]:
             rule = {step, step[::-1]} if window.symmetric else {step}
             kinds = ["rays"] if k > 1 else ["moves", "rays"]
             for kind in kinds:
-                if kind == "rays" and not (long[step[0], 0] and long[step[1], 0]):
+                if kind == "rays" and not long[step]:
                     continue  # one multiple in the window: the move
                 game = Game(
                     rays=tuple(sorted(rule)) if kind == "rays" else (),

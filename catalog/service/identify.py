@@ -42,6 +42,9 @@ from catalog.store.tables import entries
 #: Seconds one identification may take on the command line (no budget there)
 #: unless ``--seconds`` says otherwise.
 CLI_SECONDS = 60.0
+#: The version of identify's answers kept in the catalog (raised whenever the
+#: same data get another answer: 2 since Beatty data propose ⋆ games).
+ANSWERS = 2
 #: Most stored entries one answer lists (``catalog_total`` counts them all).
 MAX_CATALOG_MATCHES = 50
 
@@ -268,6 +271,9 @@ def identify(
         "cells": data.cells.tolist(),
         "symmetric": data.symmetric,
         "limit": limit,
+        # A catalog keeps its answers across upgrades: answers of an older
+        # identify (before Beatty data proposed ⋆ games) are not read back.
+        "answers": ANSWERS,
     }
     doc = json.loads(cached(store, "identify", question, search, keep=_exact))
     doc["catalog"] = catalog

@@ -102,6 +102,18 @@ def test_every_alpha_proposed_lies_in_the_interval_and_gives_the_data(alpha):
     assert len(answer.games) <= 20
 
 
+def test_an_alpha_past_the_bounds_is_answered_by_small_ones_that_agree():
+    """√31/4 (d = 31 > 30) is not among the quadratic irrationals searched;
+    below 120 smaller ones have the same Beatty pairs, and those are
+    proposed, each giving the data by the engine."""
+    window = data_of(star("sqrt(31)/4"), 120)
+    answer = identify(window, limit=4)
+    assert answer.exact and [g.size for g in answer.games] == [1, 1, 1, 1]
+    for game in answer.games:
+        assert game.definition != star("sqrt(31)/4")
+        assert engine_gives(game.definition, window), game.definition
+
+
 def test_the_limit_cuts_the_proposals():
     window = data_of(star("sqrt(2)"), 60)
     for limit in (1, 2, 3):
