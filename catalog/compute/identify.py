@@ -151,9 +151,10 @@ def _bounds() -> str:
 
 
 def _star_of_beatty(alpha: str) -> Game:
-    """⋆ of the Beatty game of α: one rule."""
-    written = json.dumps({"star": {"beatty": alpha}}, ensure_ascii=False)
-    return Game(rays=(), moves=(), size=1, written=written)
+    """⋆ of the Beatty game of α: one rule. Written with the keys every
+    proposed game has (``rays``, ``moves``, ``special``), empty."""
+    definition = {"rays": [], "moves": [], "special": [], "star": {"beatty": alpha}}
+    return Game(rays=(), moves=(), size=1, written=json.dumps(definition))
 
 
 def _awythoff(a: int, symmetric: bool) -> Game:

@@ -39,6 +39,7 @@ def client(app):
 
 WYTHOFF_6 = [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
 WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}
+STAR_PHI = {"rays": [], "moves": [], "special": [], "star": {"beatty": "(1+sqrt(5))/2"}}
 
 
 def post(client, body, **headers):
@@ -228,7 +229,7 @@ def test_beatty_data_propose_star_of_the_beatty_game_in_the_same_shape(client):
     cells = p_positions({"rays": [[1, 0], [0, 1], [1, 1]]}, 60)
     doc = post(client, {"positions": cells.tolist(), "limit": 2}).get_json()
     assert doc["games"] == [
-        {"definition": {"star": {"beatty": "(1+sqrt(5))/2"}}, "size": 1, "id": None},
+        {"definition": STAR_PHI, "size": 1, "id": None},
         {"definition": WYTHOFF_RULES, "size": 2, "id": "W000001"},
     ]
     assert doc["exact"] is True and doc["altered"] == []

@@ -23,6 +23,7 @@ from tests.cli.conftest import command
 
 WYTHOFF_6 = "0,0 1,2 2,1 3,5 5,3"
 WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}
+NO_RULES = {"rays": [], "moves": [], "special": []}
 
 
 @pytest.fixture
@@ -55,12 +56,28 @@ def test_beatty_data_name_the_stored_star_and_a_wythoff(runner, seeded_url):
     code, doc, _ = run("identify", "--positions", text, "--n", "60", "--symmetric")
     assert code == 0 and doc["exact"] is True
     assert doc["games"][0] == {
-        "definition": {"star": {"beatty": "sqrt(2)"}},
+        "definition": {**NO_RULES, "star": {"beatty": "sqrt(2)"}},
         "size": 1,
         "id": added["id"],
     }
     assert doc["games"][1]["id"] == awythoff["id"] and doc["games"][1]["size"] == 2
     assert all(g.keys() == {"definition", "size", "id"} for g in doc["games"])
+
+
+def test_beatty_data_at_a_terminal(runner, shared_url):
+    """Without --json: ⋆ of the Beatty game named, each size shown where it
+    is not the least, the note with the interval of α."""
+    cells = p_positions({"star": {"beatty": "sqrt(2)"}}, 60)
+    text = " ".join(f"{x},{y}" for x, y in cells.tolist())
+    result = runner.invoke(
+        cli, ["identify", "--db", shared_url, "--positions", text, "--limit", "2"]
+    )
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("Smallest rule sets (size 1):")
+    assert lines[at + 1] == "  ⋆ of (the Beatty pairs of α = sqrt(2))"
+    assert lines[at + 2].startswith("  (size 2) rays (0,1) (1,0); cone [")
+    assert "(41/29, 58/41]" in result.stdout
 
 
 def test_misere_wythoff_is_an_altered_game(wythoff):

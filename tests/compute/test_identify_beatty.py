@@ -53,7 +53,8 @@ def engine_gives(definition: dict, window: Window) -> bool:
 
 
 def star(alpha: str) -> dict:
-    return {"star": {"beatty": alpha}}
+    """⋆ of the Beatty game of α, as identify writes it."""
+    return {"rays": [], "moves": [], "special": [], "star": {"beatty": alpha}}
 
 
 @pytest.mark.parametrize("alpha", ALPHAS)

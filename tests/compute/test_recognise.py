@@ -52,7 +52,12 @@ def test_two_wythoffs_data_is_answered_with_one_cone():
     assert answer.invariant and answer.exact
     assert len(answer.maximal.rays) > 400  # what a rays-only answer would face
     assert [g.size for g in answer.games][:2] == [1, 2]
-    assert answer.games[0].definition == {"star": {"beatty": "sqrt(2)"}}
+    assert answer.games[0].definition == {
+        "rays": [],
+        "moves": [],
+        "special": [],
+        "star": {"beatty": "sqrt(2)"},
+    }
     assert answer.games[1].definition == {
         "rays": [[0, 1], [1, 0]],
         "moves": [],
