@@ -46,6 +46,7 @@ import numpy as np
 from catalog import p_positions
 from catalog.config import Settings
 from catalog.games.definition import canonicalize
+from catalog.kinds import size
 from catalog.service import Store, seed
 from catalog.service.identify import identify
 from catalog.store.seed import seed_dir
@@ -55,12 +56,9 @@ PAIRS = [(a, b) for a in range(6) for b in range(6) if a < b]
 
 
 def rule_size(definition: dict, symmetric: bool) -> int:
-    """Rays and moves, a rule and its mirror image once when symmetric."""
-    game = canonicalize(definition)
-    rules = {("r", r) for r in game.rays} | {("m", m) for m in game.moves}
-    if symmetric:
-        rules = {(k, min(v, v[::-1])) for k, v in rules}
-    return len(rules)
+    """The size identify gives the game (``catalog.kinds.size``): its rules
+    and forced cells, a rule and its mirror image once when symmetric."""
+    return size(canonicalize(definition), symmetric)
 
 
 def reproduces(definition: dict, cells: np.ndarray, n: int) -> bool:
@@ -84,11 +82,7 @@ def seeds_goal(store: Store, failures: list[str], times: list[float]) -> None:
             )
             proposed = doc["games"] + doc["altered"]
             own = canonicalize(definition)
-            symmetric = doc["symmetric"]
-            forced = set(own.forced_p) | set(own.forced_n)
-            if symmetric:
-                forced = {min(c, c[::-1]) for c in forced}
-            own_size = rule_size(definition, symmetric) + len(forced)
+            own_size = rule_size(definition, doc["symmetric"])
             best = min((g["size"] for g in proposed), default=None)
             listed = any(canonicalize(g["definition"]) == own for g in proposed)
             special = bool(own.special)
