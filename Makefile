@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-gate bench-copy bench-warm bench-workers bench-cones bench-star serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-identify-beatty bench-gate bench-copy bench-warm bench-workers bench-cones bench-star serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -69,6 +69,9 @@ bench-theory:  ## invariants: adjoinable, far-out is-p, each seed's invariants (
 
 bench-identify:  ## identify: the seeds recognised, random games explained, the times (benchmarks/identify.py)
 	$(PY) benchmarks/identify.py
+
+bench-identify-beatty:  ## identify on Beatty data as a new process: the star proposals, 2-Wythoff's data under 2 s (benchmarks/identify.py --beatty)
+	$(PY) benchmarks/identify.py --beatty
 
 bench-cost:  ## the work estimate: measure its constants, print estimate vs timing (benchmarks/cost.py)
 	$(PY) benchmarks/cost.py

@@ -183,9 +183,14 @@ def render(doc: dict[str, Any]) -> str | None:
 
 def _rules(definition: dict[str, Any]) -> str:
     parts = []
-    if definition["rays"]:
+    inner = definition.get("star")
+    if isinstance(inner, dict):
+        parts.append(f"⋆ of ({_rules(inner)})")
+    if definition.get("beatty"):
+        parts.append(f"the Beatty pairs of α = {definition['beatty']}")
+    if definition.get("rays"):
         parts.append("rays " + " ".join(f"({a},{b})" for a, b in definition["rays"]))
-    if definition["moves"]:
+    if definition.get("moves"):
         parts.append("moves " + " ".join(f"({a},{b})" for a, b in definition["moves"]))
     for cone in definition.get("cones") or ():
         parts.append("cone " + _cone(cone))
@@ -249,10 +254,12 @@ def render_identify(doc: dict[str, Any]) -> str:
         ("Smallest altered games", doc["altered"]),
     ):
         if games:
-            lines.append(f"{title} (size {games[0]['size']}):")
+            least = min(g["size"] for g in games)
+            lines.append(f"{title} (size {least}):")
             for g in games:
                 where = f"  = {g['id']}" if g["id"] else ""
-                lines.append(f"  {_rules(g['definition'])}{where}")
+                size = f"(size {g['size']}) " if g["size"] != least else ""
+                lines.append(f"  {size}{_rules(g['definition'])}{where}")
     if not doc["exact"]:
         lines.append(
             f"The search stopped before proving the least size "

@@ -46,16 +46,20 @@ Sci. 412 (2011) 729–735 (arXiv:1005.4162); docs/invariants/identify.md.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
+from types import ModuleType
 
-from catalog.compute import smallest
+import numpy as np
+
 from catalog.compute.maximal import (
     MAX_IDENTIFY_N,
     Cell,
     Game,
     Maximal,
     Window,
+    _long,
     covered_by,
     differences,
     maximal,
@@ -63,7 +67,8 @@ from catalog.compute.maximal import (
     step_grid,
 )
 from catalog.errors import BadInput
-from catalog.games.definition import MAX_RULES
+from catalog.games.definition import MAX_RULES, canonicalize
+from catalog.kinds import size as rule_size
 
 #: The model's pieces (:mod:`catalog.compute.maximal`), named here too: the
 #: callers of identification find them beside it.
@@ -116,53 +121,189 @@ def _literature(window: Window) -> list[Game]:
 
     out = []
     for rays, cones in literature_games(window.grid):
-        count = len(rays)
-        if window.symmetric:
-            count = len({tuple(sorted(r)) for r in rays})
-        out.append(Game(rays=rays, moves=(), size=count + len(cones), cones=cones))
+        game = Game(rays=rays, moves=(), cones=cones)
+        size = rule_size(canonicalize(game.definition), window.symmetric)
+        out.append(Game(rays=rays, moves=(), size=size, cones=cones))
     return sorted(out, key=lambda g: g.size)
 
 
 #: Quadratic irrationals named in a note on Beatty data.
 NAMED_ALPHAS = 8
-#: Pairs Beatty data needs before the note names its α: with fewer, the
-#: interval is wide and holds hundreds of small quadratic irrationals.
+#: Pairs Beatty data needs before its α are named and ⋆ of their Beatty
+#: games proposed: with fewer, the interval is wide and holds hundreds of
+#: small quadratic irrationals, none more likely than another.
 BEATTY_PAIRS = 8
+#: The bounds of the quadratic irrationals proposed on Beatty data, as the
+#: notes and the docs state them
+#: (:func:`~catalog.compute.beattyfit.quadratic_irrationals_in`).
+BOUNDS = (
+    "(p + q√d)/r with d square-free, 2 ≤ d ≤ {d}, 1 ≤ r ≤ {r}, 1 ≤ |q| ≤ {q}, "
+    "and a-Wythoff's α_a for a ≤ {a}"
+)
 
 
-def _beatty_notes(window: Window) -> list[str]:
-    """When the data are complementary Beatty pairs with (0, 0), the
-    interval of α that fits and its simplest quadratic irrationals
-    (:mod:`catalog.compute.beattyfit`): by Larsson, Hegarty and Fraenkel
-    each is the P-set of ⋆ of its Beatty subtraction game."""
-    from catalog.compute.beattyfit import recognise_beatty
+def _bounds() -> str:
+    from catalog.compute import beattyfit
+
+    return BOUNDS.format(
+        d=beattyfit.MAX_D, r=beattyfit.MAX_R, q=beattyfit.MAX_Q, a=beattyfit.MAX_A
+    )
+
+
+def _star_of_beatty(alpha: str) -> Game:
+    """⋆ of the Beatty game of α: one rule. Written with the keys every
+    proposed game has (``rays``, ``moves``, ``special``), empty."""
+    definition = {"rays": [], "moves": [], "special": [], "star": {"beatty": alpha}}
+    return Game(rays=(), moves=(), size=1, written=json.dumps(definition))
+
+
+def _awythoff(a: int, symmetric: bool) -> Game:
+    """a-Wythoff (Nim's rays and the cone |k − l| < a; a = 1 is Wythoff's
+    Nim), in its canonical rays and cones."""
+    from catalog.compute.recognise import NIM
+
+    game = canonicalize({"rays": NIM, "cones": [{"lo": [1, 1 - a], "hi": [1, a - 1]}]})
+    return Game(
+        rays=game.rays,
+        moves=game.moves,
+        cones=game.cones,
+        size=rule_size(game, symmetric),
+    )
+
+
+def beatty_games(window: Window, limit: int) -> tuple[list[Game], list[str]]:
+    """The games Beatty data proposes, and the note that says why.
+
+    When the data are complementary Beatty pairs with (0, 0)
+    (:func:`~catalog.compute.beattyfit.recognise_beatty`), with at least
+    :data:`BEATTY_PAIRS` pairs: for each quadratic irrational α with small
+    coefficients in the interval of α that fits, a-Wythoff's α first, then
+    simplest first, ⋆ of the Beatty game of α (one rule), followed by
+    a-Wythoff where α is its α_a; at most ``limit`` games. Each is checked
+    by a theorem, not computed: by Larsson, Hegarty and Fraenkel the
+    P-positions of ⋆ of the Beatty game of α are the Beatty pairs of α, and
+    by Fraenkel those of a-Wythoff are the Beatty pairs of α_a; the Beatty
+    pairs of α below n are computed exactly and equal the data
+    (:func:`~catalog.compute.beattyfit.gives_data`). With fewer pairs the
+    note alone says what fits; with other data, nothing.
+    """
+    from catalog.compute.beattyfit import awythoff_of, recognise_beatty
 
     match = recognise_beatty(window.grid)
-    if match is None or match.fit.pairs < BEATTY_PAIRS:
-        return []
+    if match is None or not match.fit.pairs:  # (0, 0) alone: no pair to fit
+        return [], []
     fit = match.fit
-    ends = (
-        ("[" if fit.lo_closed else "(")
-        + f"{fit.lo}, {fit.hi}"
-        + ("]" if fit.hi_closed else ")")
-    )
-    named = ", ".join(str(a) for a in match.alphas[:NAMED_ALPHAS])
-    more = len(match.alphas) - NAMED_ALPHAS
     text = (
         f"these are the complementary Beatty pairs (⌊kα⌋, ⌊kα/(α−1)⌋) with (0, 0) "
-        f"for every irrational α in {ends}"
+        f"for every irrational α in {fit}"
     )
+    if fit.pairs < BEATTY_PAIRS:
+        return [], [
+            text + f": {fit.pairs} pairs, fewer than {BEATTY_PAIRS}, leave too "
+            "many α to name; ⋆ of the Beatty game of any of them (one rule) has "
+            "these P-positions (Larsson–Hegarty–Fraenkel 2011), and none is proposed"
+        ]
+    named = ", ".join(str(a) for a in match.alphas[:NAMED_ALPHAS])
+    more = len(match.alphas) - NAMED_ALPHAS
     if named:
-        text += f"; quadratic irrationals there: {named}" + (
-            f" and {more} more" if more > 0 else ""
-        )
+        text += f"; {len(match.alphas)} quadratic irrationals {_bounds()} are there"
+        text += f": {named}" + (f" and {more} more" if more > 0 else "")
+    else:
+        text += f"; no quadratic irrational {_bounds()} is there"
+    # a-Wythoff's α first: the catalog's games; then the simplest.
+    alphas = sorted(match.alphas, key=lambda alpha: awythoff_of(alpha) is None)
+    games: list[Game] = []
+    for alpha in alphas:
+        if len(games) >= limit:
+            break
+        games.append(_star_of_beatty(str(alpha)))
+        a = awythoff_of(alpha)
+        if a is not None:
+            games.append(_awythoff(a, window.symmetric))
+    games = games[:limit]
+    if games:
+        stars = sum(g.written is not None for g in games)
         text += (
-            " (each the P-set of ⋆ of its Beatty subtraction game, "
-            "Larsson–Hegarty–Fraenkel 2011)"
+            f"; the games list ⋆ of the Beatty game of the first {stars} (one rule "
+            "each), proven without computing them: by Larsson–Hegarty–Fraenkel's "
+            "theorem (2011) its P-positions are the Beatty pairs of α, computed "
+            "exactly here and equal to the data below n"
         )
     for alpha, a in match.awythoff:
-        text += f"; {alpha} is {a}-Wythoff's α"
-    return [text]
+        name = "Wythoff's Nim's α (a = 1)" if a == 1 else f"{a}-Wythoff's α"
+        text += f"; {alpha} is {name}"
+    if any(g.written is None for g in games):
+        text += (
+            ", listed too: the P-positions of a-Wythoff are the Beatty pairs "
+            "of α_a (Fraenkel 1982)"
+        )
+    return games, [text]
+
+
+def rules_of_one(window: Window, found: Maximal) -> list[Game]:
+    """Every game of rays and single moves with at most one rule (a rule
+    and its mirror image together, for symmetric data) whose P-positions
+    are the data, lightest first: the least size of a rule set when it is
+    0 or 1, found without the solver.
+
+    Some rule takes the first cell c outside S (nearest the corner) into
+    S, so its step is c − s for a cell s of S below c, or a ray through
+    it: a handful of candidates, each checked by :func:`reproduces`. A
+    ray whose single step (a move) also gives the data is left out, as the
+    solver's games leave it (:func:`catalog.compute.smallest.simplify`).
+    """
+    grid = window.grid
+    if grid.all():
+        return [Game(rays=(), moves=(), size=0)]
+    outside = np.argwhere(~grid)
+    cx, cy = (int(v) for v in outside[np.lexsort((outside[:, 0], outside.sum(1)))[0]])
+    steps = {
+        (cx - int(sx), cy - int(sy)) for sx, sy in window.cells if sx <= cx and sy <= cy
+    }
+    long = _long(window.n)
+    games: dict[tuple[str, Cell], Game] = {}
+    for a, b in sorted(steps):
+        for k in range(1, max(a, b) + 1):
+            if a % k or b % k:
+                continue
+            step = (a // k, b // k)
+            rule = {step, step[::-1]} if window.symmetric else {step}
+            kinds = ["rays"] if k > 1 else ["moves", "rays"]
+            for kind in kinds:
+                if kind == "rays" and not long[step]:
+                    continue  # one multiple in the window: the move
+                game = Game(
+                    rays=tuple(sorted(rule)) if kind == "rays" else (),
+                    moves=tuple(sorted(rule)) if kind == "moves" else (),
+                    size=1,
+                )
+                if reproduces(window, game):
+                    games[
+                        (kind, min(step, step[::-1]) if window.symmetric else step)
+                    ] = game
+    kept = [
+        g
+        for (kind, step), g in games.items()
+        if kind == "moves" or ("moves", step) not in games
+    ]
+    return sorted(
+        kept,
+        key=lambda g: (
+            sum(4 * (a + b) + 1 for a, b in g.rays)
+            + sum(4 * (a + b) for a, b in g.moves)
+        ),
+    )
+
+
+def _solver() -> tuple[ModuleType, float]:
+    """:mod:`catalog.compute.smallest` and the seconds its import took:
+    OR-Tools takes a second or more to import on a loaded machine, which is
+    not the search's time. Imported only when a search needs it (Beatty data
+    needs none); the web app imports it at start."""
+    begun = time.monotonic()
+    from catalog.compute import smallest
+
+    return smallest, time.monotonic() - begun
 
 
 def identify(window: Window, limit: int = 5, seconds: float | None = None) -> Answer:
@@ -181,17 +322,30 @@ def identify(window: Window, limit: int = 5, seconds: float | None = None) -> An
     if not 1 <= limit <= MAX_IDENTIFY_LIMIT:
         raise BadInput(f"limit: from 1 to {MAX_IDENTIFY_LIMIT}")
     start = time.monotonic()
+    answer = Answer(window, maximal(window))
+    beatty: list[Game] = []
+    if answer.invariant:
+        beatty, notes = beatty_games(window, limit)
+        answer.notes += notes
+    if beatty:
+        # ⋆ of a Beatty game is one rule: the least size is 1 unless one rule
+        # set of rays and moves is as small (found without the solver), and
+        # no altered game is smaller than 1 (the empty game, every cell P,
+        # would be an invariant game of size 0).
+        few = rules_of_one(window, answer.maximal)
+        answer.games = (few if few and few[0].size == 0 else few + beatty)[:limit]
+        answer.seconds = time.monotonic() - start
+        return answer
+    smallest, spent = _solver()
     # A tenth of the time (at most a second) kept for what follows the
     # searches: simplifying the games found, checking them, the answer.
     allowed = seconds if seconds is not None else 24 * 3600.0
-    deadline = start + allowed - min(1.0, 0.1 * allowed)
-    answer = Answer(window, maximal(window))
+    deadline = start + spent + allowed - min(1.0, 0.1 * allowed)
     below: int | None = None
     if answer.invariant:
         # The literature's games first: a cone game found bounds the search
         # of rays and moves to games as small.
         known = _literature(window)
-        answer.notes += _beatty_notes(window)
         cap = known[0].size + 1 if known else None
         # The rule sets first; the altered games below them get what is left,
         # and at least the last quarter.

@@ -11,6 +11,7 @@ this module, which imports neither.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -104,6 +105,9 @@ class Game:
     size: int = 0
     #: Cones of the literature's games (:mod:`catalog.compute.recognise`).
     cones: tuple[Cone, ...] = ()
+    #: A game the fields above do not describe (⋆ of a Beatty game), as the
+    #: JSON text of its definition; the fields above are then empty.
+    written: str | None = None
 
     @property
     def forced(self) -> int:
@@ -113,6 +117,8 @@ class Game:
     def definition(self) -> dict[str, Any]:
         """The catalog's definition JSON of this game (rules only when no cell
         is forced)."""
+        if self.written is not None:
+            return dict(json.loads(self.written))
         data: dict[str, Any] = {
             "rays": [list(r) for r in sorted(self.rays)],
             "moves": [list(m) for m in sorted(self.moves)],

@@ -88,6 +88,22 @@ def engines(game: Definition) -> frozenset[str]:
     return out
 
 
+def size(game: Definition, symmetric: bool = False) -> int:
+    """The number of rules of ``game``, as identify counts its proposals'
+    ``size``: each kind's :meth:`~catalog.kinds.base.Kind.rules` (a ray, a
+    single move, a cone, a forced cell, a named rule, the Beatty moves of
+    one α: one each; ⋆ of G: G's rules). With ``symmetric`` a rule and its
+    mirror image count one together.
+
+    >>> from catalog.games.definition import canonicalize
+    >>> size(canonicalize({"rays": [[1, 0], [0, 1], [1, 1]]}), symmetric=True)
+    2
+    >>> size(canonicalize({"star": {"beatty": "sqrt(2)"}}), symmetric=True)
+    1
+    """
+    return sum(kind.rules(game, symmetric) for kind in present(game))
+
+
 def label(game: Definition, n: int) -> set[Vector]:
     """The P-positions of ``game`` with x, y < n, labelled literally: P iff
     forced P, or not forced N and at most ``block`` (0: none) of the
@@ -140,4 +156,5 @@ __all__ = [
     "options",
     "parse",
     "present",
+    "size",
 ]

@@ -16,6 +16,7 @@ from catalog.kinds.base import (
     Kind,
     Vector,
     is_int,
+    orbits,
     vectors,
 )
 
@@ -46,6 +47,10 @@ class Alteration(Kind):
 
     def engines(self, game: Definition) -> frozenset[str]:
         return frozenset(ENGINES) - {"closed"}
+
+    def rules(self, game: Definition, symmetric: bool) -> int:
+        """Each forced cell (with its mirror image) is one."""
+        return orbits(game.forced_p, symmetric) + orbits(game.forced_n, symmetric)
 
 
 def _alteration(alter: Any) -> tuple[tuple[Vector, ...], tuple[Vector, ...]]:

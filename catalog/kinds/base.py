@@ -119,6 +119,14 @@ class Kind:
         """What this rule lets a player do, as phrases ("take …")."""
         return []
 
+    def rules(self, game: Definition, symmetric: bool) -> int:
+        """How many rules this kind counts in the ``size`` of a game that
+        identify proposes (:func:`catalog.kinds.size`): one (a named
+        special rule, the blocking rule, the Beatty moves of one α), unless
+        the kind counts its parts. With ``symmetric`` a rule and its mirror
+        image count one together."""
+        return 1
+
 
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -160,6 +168,14 @@ def on_ray(v: Vector, ray: Vector) -> bool:
         return False
     k = x // a if a else y // b
     return k >= 1 and (k * a, k * b) == v
+
+
+def orbits(items: Iterable[Vector], symmetric: bool) -> int:
+    """How many of ``items`` there are, a pair and its mirror image counted
+    once when ``symmetric``."""
+    if symmetric:
+        return len({min(v, (v[1], v[0])) for v in items})
+    return len(set(items))
 
 
 def steps_down(start: int, step: int) -> Iterable[int]:

@@ -308,6 +308,9 @@ class Cones(Kind):
     def describe(self, game: Definition) -> list[str]:
         return [describe_cone(c) for c in game.cones]
 
+    def rules(self, game: Definition, symmetric: bool) -> int:
+        return len(game.cones)  # a cone is one rule, its ``symmetric`` included
+
 
 def describe_cone(cone: Cone) -> str:
     (s1, t1), hi, m = cone.lo, cone.hi, cone.mod

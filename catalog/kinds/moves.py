@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from catalog.kinds.base import ENGINES, Definition, Kind, Vector, on_ray
+from catalog.kinds.base import ENGINES, Definition, Kind, Vector, on_ray, orbits
 from catalog.kinds.rays import pairs
 
 
@@ -48,3 +48,6 @@ class Moves(Kind):
     def describe(self, game: Definition) -> list[str]:
         listed = ", ".join(f"({a}, {b})" for a, b in game.moves)
         return [f"make one of the single moves {listed} (take a, b stones)"]
+
+    def rules(self, game: Definition, symmetric: bool) -> int:
+        return orbits(game.moves, symmetric)

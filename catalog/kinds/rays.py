@@ -18,6 +18,7 @@ from catalog.kinds.base import (
     Kind,
     Vector,
     on_ray,
+    orbits,
     steps_down,
     vectors,
 )
@@ -85,3 +86,6 @@ class Rays(Kind):
             _WORDS.get((a, b), f"take {a}k from pile 1 and {b}k from pile 2, k ≥ 1")
             for a, b in game.rays
         ]
+
+    def rules(self, game: Definition, symmetric: bool) -> int:
+        return orbits(game.rays, symmetric)

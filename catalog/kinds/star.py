@@ -135,6 +135,13 @@ class Star(Kind):
     def engines(self, game: Definition) -> frozenset[str]:
         return frozenset({"subtraction"})
 
+    def rules(self, game: Definition, symmetric: bool) -> int:
+        """G's rules (at least one): ⋆ adds none of its own, so ⋆ of a
+        Beatty game is one rule, like the Beatty game."""
+        assert game.star is not None
+        inner = game.star
+        return max(1, sum(k.rules(inner, symmetric) for k in self._present(inner)))
+
     def describe(self, game: Definition) -> list[str]:
         assert game.star is not None
         from_inner = "; ".join(

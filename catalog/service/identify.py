@@ -10,7 +10,6 @@ its P-positions.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import time
@@ -43,6 +42,9 @@ from catalog.store.tables import entries
 #: Seconds one identification may take on the command line (no budget there)
 #: unless ``--seconds`` says otherwise.
 CLI_SECONDS = 60.0
+#: The version of identify's answers kept in the catalog (raised whenever the
+#: same data get another answer: 2 since Beatty data propose ⋆ games).
+ANSWERS = 2
 #: Most stored entries one answer lists (``catalog_total`` counts them all).
 MAX_CATALOG_MATCHES = 50
 
@@ -243,9 +245,8 @@ def identify(
 ) -> dict[str, Any]:
     """The contract's identify document for the data (see the module)."""
     # The solver's module (OR-Tools: a second or more to import on a loaded
-    # machine) is loaded before the clock starts: an import is not the
-    # search's time.
-    importlib.import_module("catalog.compute.smallest")
+    # machine) is loaded only when a search needs it, and its import is not
+    # the search's time (catalog.compute.identify moves the deadline).
     start = time.monotonic()
     if not 1 <= limit <= MAX_IDENTIFY_LIMIT:
         raise BadInput(f"limit: from 1 to {MAX_IDENTIFY_LIMIT}")
@@ -270,6 +271,9 @@ def identify(
         "cells": data.cells.tolist(),
         "symmetric": data.symmetric,
         "limit": limit,
+        # A catalog keeps its answers across upgrades: answers of an older
+        # identify (before Beatty data proposed ⋆ games) are not read back.
+        "answers": ANSWERS,
     }
     doc = json.loads(cached(store, "identify", question, search, keep=_exact))
     doc["catalog"] = catalog

@@ -39,6 +39,7 @@ def client(app):
 
 WYTHOFF_6 = [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
 WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}
+STAR_PHI = {"rays": [], "moves": [], "special": [], "star": {"beatty": "(1+sqrt(5))/2"}}
 
 
 def post(client, body, **headers):
@@ -219,3 +220,19 @@ def test_the_client_identifies_and_refuses_floats(app):
         assert caught.value.status == 400
     finally:
         stop()
+
+
+def test_beatty_data_propose_star_of_the_beatty_game_in_the_same_shape(client):
+    """Wythoff's P-positions below 60 are Beatty pairs (of φ): ⋆ of the
+    Beatty game of φ first (one rule, not stored), then Wythoff's rays
+    (W000001); every key of the answer and of a game as for other data."""
+    cells = p_positions({"rays": [[1, 0], [0, 1], [1, 1]]}, 60)
+    doc = post(client, {"positions": cells.tolist(), "limit": 2}).get_json()
+    assert doc["games"] == [
+        {"definition": STAR_PHI, "size": 1, "id": None},
+        {"definition": WYTHOFF_RULES, "size": 2, "id": "W000001"},
+    ]
+    assert doc["exact"] is True and doc["altered"] == []
+    other = post(client, {"positions": WYTHOFF_6}).get_json()
+    assert doc.keys() == other.keys()
+    assert any("Larsson–Hegarty–Fraenkel" in note for note in doc["notes"])

@@ -23,6 +23,7 @@ from tests.cli.conftest import command
 
 WYTHOFF_6 = "0,0 1,2 2,1 3,5 5,3"
 WYTHOFF_RULES = {"rays": [[0, 1], [1, 0], [1, 1]], "moves": [], "special": []}
+NO_RULES = {"rays": [], "moves": [], "special": []}
 
 
 @pytest.fixture
@@ -38,6 +39,45 @@ def test_wythoffs_positions_name_wythoffs_rules_and_entry(wythoff):
     assert doc["games"][0] == {"definition": WYTHOFF_RULES, "size": 2, "id": "W000001"}
     assert doc["altered"] == []
     assert "component >= n" in doc["unseen"]
+
+
+def test_beatty_data_name_the_stored_star_and_a_wythoff(runner, seeded_url):
+    """The issue's case: the Beatty pairs of √2 below 60, --symmetric. With
+    ⋆ of the Beatty game of √2 and 2-Wythoff stored, both proposals carry
+    their IDs (the canonical key: √2 written another way is the same)."""
+    run = command(runner, seeded_url)
+    code, added, _ = run("add", "--definition", '{"star": {"beatty": "2/sqrt(2)"}}')
+    assert code == 0
+    two = {"rays": [[1, 0], [0, 1]], "cones": [{"lo": [1, -1], "hi": [1, 1]}]}
+    code, awythoff, _ = run("add", "--definition", json.dumps(two))
+    assert code == 0
+    cells = p_positions({"star": {"beatty": "sqrt(2)"}}, 60)
+    text = " ".join(f"{x},{y}" for x, y in cells.tolist() if x <= y)
+    code, doc, _ = run("identify", "--positions", text, "--n", "60", "--symmetric")
+    assert code == 0 and doc["exact"] is True
+    assert doc["games"][0] == {
+        "definition": {**NO_RULES, "star": {"beatty": "sqrt(2)"}},
+        "size": 1,
+        "id": added["id"],
+    }
+    assert doc["games"][1]["id"] == awythoff["id"] and doc["games"][1]["size"] == 2
+    assert all(g.keys() == {"definition", "size", "id"} for g in doc["games"])
+
+
+def test_beatty_data_at_a_terminal(runner, shared_url):
+    """Without --json: ⋆ of the Beatty game named, each size shown where it
+    is not the least, the note with the interval of α."""
+    cells = p_positions({"star": {"beatty": "sqrt(2)"}}, 60)
+    text = " ".join(f"{x},{y}" for x, y in cells.tolist())
+    result = runner.invoke(
+        cli, ["identify", "--db", shared_url, "--positions", text, "--limit", "2"]
+    )
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("Smallest rule sets (size 1):")
+    assert lines[at + 1] == "  ⋆ of (the Beatty pairs of α = sqrt(2))"
+    assert lines[at + 2].startswith("  (size 2) rays (0,1) (1,0); cone [")
+    assert "(41/29, 58/41]" in result.stdout
 
 
 def test_misere_wythoff_is_an_altered_game(wythoff):

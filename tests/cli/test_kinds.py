@@ -70,5 +70,12 @@ def test_identify_answers_two_wythoffs_data_with_its_entry(wythoff):
     code, doc, _ = wythoff("identify", "--positions", text, "--n", "60", "--symmetric")
     assert code == 0
     assert [e["id"] for e in doc["catalog"]] == [wid]
-    assert doc["games"][0]["id"] == wid and doc["games"][0]["size"] == 2
+    # ⋆ of the Beatty game of √2 first (one rule), then 2-Wythoff.
+    assert doc["games"][0]["definition"] == {
+        "rays": [],
+        "moves": [],
+        "special": [],
+        "star": {"beatty": "sqrt(2)"},
+    }
+    assert doc["games"][1]["id"] == wid and doc["games"][1]["size"] == 2
     assert doc["exact"] is True

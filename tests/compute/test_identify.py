@@ -32,6 +32,7 @@ from catalog.errors import BadInput
 
 WYTHOFF = {"rays": [[1, 0], [0, 1], [1, 1]]}
 MAHARAJA = {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]}
+EMPTY = {"rays": [], "moves": [], "special": []}
 
 
 def data(definition, n, symmetric=False):
@@ -180,14 +181,25 @@ def test_maximal_game_is_every_step_joining_no_two_cells(seed, n):
 
 @pytest.mark.parametrize("n", [10, 30, 60])
 def test_wythoffs_p_positions_give_wythoffs_rules(n):
+    """Below 10 (3 Beatty pairs) the smallest rule set; from 8 pairs on (n =
+    30, 60) ⋆ of the Beatty game of φ comes first, one rule, and Wythoff's
+    rays right after it (1-Wythoff: tests/compute/test_identify_beatty.py)."""
     answer = identify(data(WYTHOFF, n))
     assert answer.invariant and answer.exact
-    assert answer.games[0].definition == {
+    star = n > 10
+    rules = answer.games[1 if star else 0]
+    assert rules.definition == {
         "rays": [[0, 1], [1, 0], [1, 1]],
         "moves": [],
         "special": [],
     }
-    assert answer.games[0].size == 2  # (1,0) and (0,1) are one mirror pair
+    assert rules.size == 2  # (1,0) and (0,1) are one mirror pair
+    if star:
+        first = answer.games[0]
+        assert (first.definition, first.size) == (
+            {**EMPTY, "star": {"beatty": "(1+sqrt(5))/2"}},
+            1,
+        )
     assert not answer.altered
 
 
@@ -518,12 +530,9 @@ def test_a_rule_search_out_of_time_answers_at_once(monkeypatch):
     calls = recorded_searches(monkeypatch, [Found([], exact=False, bound=2)])
     answer = identify(data(WYTHOFF, 10), seconds=10)
     assert len(calls) == 1
-    assert (answer.exact, answer.bound, answer.games, answer.notes) == (
-        False,
-        2,
-        [],
-        [],
-    )
+    # Only the note that Wythoff's data below 10 are 3 Beatty pairs.
+    others = [note for note in answer.notes if "Beatty pairs" not in note]
+    assert (answer.exact, answer.bound, answer.games, others) == (False, 2, [], [])
     assert answer.seconds == 0.0  # by the stopped clock
 
 
@@ -534,7 +543,7 @@ def test_no_rule_set_within_the_limits_says_so_and_tries_altered_games(monkeypat
         (False, None),
         (True, None),
     ]
-    assert "none with at most" in answer.notes[0] and answer.altered[0].size == 5
+    assert "none with at most" in answer.notes[-1] and answer.altered[0].size == 5
 
 
 @pytest.mark.parametrize("limit", [0, module.MAX_IDENTIFY_LIMIT + 1])

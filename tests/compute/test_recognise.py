@@ -45,12 +45,20 @@ def test_other_data_is_no_literature_game():
 
 
 def test_two_wythoffs_data_is_answered_with_one_cone():
-    """The issue's case: 2-Wythoff's P-positions below 60, symmetric."""
+    """The issue's case: 2-Wythoff's P-positions below 60, symmetric. They
+    are Beatty pairs (of √2): ⋆ of the Beatty game of √2 comes first, one
+    rule, then 2-Wythoff (tests/compute/test_identify_beatty.py)."""
     answer = identify(window(GAMES["2-Wythoff"], 60), seconds=60)
     assert answer.invariant and answer.exact
     assert len(answer.maximal.rays) > 400  # what a rays-only answer would face
-    assert [g.size for g in answer.games] == [2]
+    assert [g.size for g in answer.games][:2] == [1, 2]
     assert answer.games[0].definition == {
+        "rays": [],
+        "moves": [],
+        "special": [],
+        "star": {"beatty": "sqrt(2)"},
+    }
+    assert answer.games[1].definition == {
         "rays": [[0, 1], [1, 0]],
         "moves": [],
         "special": [],

@@ -54,6 +54,22 @@ def test_pairs_and_the_same_grid_give_the_same_answer(client):
         check_html(body)
 
 
+def test_beatty_data_show_star_of_the_beatty_game(client):
+    """The Beatty pairs of √2 below 60: ⋆ of the Beatty game of √2 (size 1)
+    and 2-Wythoff (size 2, one cone), each picture the data's."""
+    from catalog.compute.beatty import BeattyPairs
+    from catalog.games.quadratic import parse
+
+    cells = BeattyPairs(parse("sqrt(2)")).p_positions(60).tolist()
+    data = " ".join(f"{x},{y}" for x, y in cells)
+    body = page(client, data=data, n="60", limit="2").get_data(as_text=True)
+    assert "Smallest rule sets (size 1)" in body
+    assert "⋆ of the Beatty game of α = sqrt(2)" in body
+    assert "(size 2) rays (0,1) (1,0) 1 cone" in " ".join(body.split())
+    assert body.count('class="plot') >= 3 and "differs from the data" not in body
+    check_html(body)
+
+
 def test_an_altered_game_rings_its_forced_cells(client):
     """Misère Wythoff: no invariant game, the maximal game still named, and
     the altered game's picture rings its forced N cell (0, 0)."""
