@@ -65,8 +65,9 @@ class Parameter:
     max: int = 0
     values: tuple[str, ...] = ()
     pool: tuple[Pair, ...] = ()
-    #: An enum's value of each code (an object value's ``value``; the code
-    #: itself for a word), canonical when ``number`` is set.
+    #: An enum's value of each code when its values are objects (an object's
+    #: ``value``, a word's the word itself; canonical when ``number`` is
+    #: set); empty for an enum of words alone, whose values are their codes.
     meanings: tuple[str, ...] = ()
     #: ``"quadratic"`` when an enum's values are quadratic irrationals.
     number: str | None = None
