@@ -21,6 +21,8 @@ from catalog.families.spec import (
     render_text,
 )
 from catalog.games.definition import Definition, DefinitionError, canonicalize
+from catalog.kinds import label as p_set
+from catalog.kinds.star import resolve
 
 
 @dataclass(frozen=True)
@@ -58,14 +60,19 @@ def expand(family: Family, values: tuple[Any, ...]) -> Member:
     """The member with these parameter values (not checked; see :func:`member`)."""
     params = family.parameters
     by_name = {p.name: v for p, v in zip(params, values, strict=True)}
-    as_json = {p.name: p.to_json(v) for p, v in zip(params, values, strict=True)}
-    as_text = {p.name: p.text(v) for p, v in zip(params, values, strict=True)}
+    pairs = list(zip(params, values, strict=True))
+    as_json = {p.name: p.to_json(v) for p, v in pairs}
+    meanings = {p.name: p.meaning(v) for p, v in pairs}
+    as_text = {key: text for p, v in pairs for key, text in p.texts(v).items()}
     parts = [
         part for p, v in zip(params, values, strict=True) for part in p.label_parts(v)
     ]
     label = ".".join([family.name, *parts])
-    definition = render_definition(family.definition, as_json)
+    definition = render_definition(family.definition, meanings)
     try:
+        # A ``star`` naming a seed or a label gets its definition written
+        # out: the member's definition is then what the catalog stores.
+        definition = dict(resolve(definition, family.names))
         game = canonicalize(definition)
         if family.misere_of is not None:
             _check_misere(family, label, game)
@@ -109,6 +116,11 @@ def _check_misere(family: Family, label: str, base: Definition) -> None:
     position, and (0, 0) not forced P by the base game; a family whose range
     holds other games needs a constraint that leaves them out."""
     steps = set(base.rays) | set(base.moves)
+    if base.star is not None:
+        # G⋆ moves by G's P-positions: (1, 0) and (0, 1) among them give it
+        # Nim's single steps (the ⋆ of a Beatty game has them: G has no move
+        # that empties a pile).
+        steps |= p_set(base.star, 2) - {(0, 0)}
     problem = None
     if base.special:
         problem = "special rules may leave other positions without a move"
@@ -144,8 +156,9 @@ def members(family: Family) -> list[Member]:
     families again (a catalog with its own families folder, most of them
     the shipped ones) expands only what changed. Members are frozen, and
     the list is a copy."""
+    key = family.source and family.source + family.names_source
     with _lock:
-        found = _expanded.get(family.source) if family.source else None
+        found = _expanded.get(key) if key else None
     if found is None:
         ranges = [list(p.all_values()) for p in family.parameters]
         found = sorted(
@@ -156,11 +169,11 @@ def members(family: Family) -> list[Member]:
             ),
             key=lambda m: m.index,
         )
-        if family.source:
+        if key:
             with _lock:
                 while len(_expanded) >= MAX_EXPANDED:
                     del _expanded[next(iter(_expanded))]
-                _expanded[family.source] = found
+                _expanded[key] = found
     return list(found)
 
 

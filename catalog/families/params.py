@@ -5,7 +5,14 @@ Three kinds, each read from a family file's ``parameters`` list:
 - ``{"name": "k", "type": "int", "min": 1, "max": 16}``: the integers
   min..max, written in labels as plain ASCII digits;
 - ``{"name": "kind", "type": "enum", "values": ["P", "N"]}``: one of the
-  listed words;
+  listed words; a value may also be an object ``{"code": "sqrt2", "value":
+  "sqrt(2)"}``: the code is what labels, filters and tables write, the value
+  what the definition template and the texts get. With ``"number":
+  "quadratic"`` every value is an exact quadratic irrational
+  (:mod:`catalog.games.quadratic`), written in its canonical form, and the
+  texts may also use ``{alpha.cf}`` (its continued fraction), ``{alpha.beta}``
+  (β = α/(α − 1)) and ``{alpha.approx}`` (six digits) besides ``{alpha}`` and
+  ``{alpha.code}``;
 - ``{"name": "rays", "type": "subset", "pool": [[1, 0], [0, 1], ...]}``: a
   non-empty subset of the pool, written in labels as its pairs ``a-b`` in pool
   order, one label component each (so it must be the last parameter).
@@ -25,6 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalog.errors import BadInput
+from catalog.games.quadratic import Quadratic, QuadraticError
+from catalog.games.quadratic import parse as parse_quadratic
 
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
@@ -35,6 +44,11 @@ PAIR = re.compile(r"(0|[1-9][0-9]*)-(0|[1-9][0-9]*)\Z", re.ASCII)
 MAX_INT = 1_000_000
 #: Largest subset pool (its masks are slot offsets: 2**16 of them).
 MAX_POOL = 16
+#: What an enum's ``number`` may say its values are.
+NUMBERS = ("quadratic",)
+#: The text fields of a value besides ``{k}``: ``{k.code}`` for an enum with
+#: object values, and these too for a quadratic one.
+QUADRATIC_FIELDS = ("cf", "beta", "approx")
 
 Pair = tuple[int, int]
 
@@ -51,6 +65,12 @@ class Parameter:
     max: int = 0
     values: tuple[str, ...] = ()
     pool: tuple[Pair, ...] = ()
+    #: An enum's value of each code when its values are objects (an object's
+    #: ``value``, a word's the word itself; canonical when ``number`` is
+    #: set); empty for an enum of words alone, whose values are their codes.
+    meanings: tuple[str, ...] = ()
+    #: ``"quadratic"`` when an enum's values are quadratic irrationals.
+    number: str | None = None
 
     # -- reading a family file ------------------------------------------------
 
@@ -65,7 +85,8 @@ class Parameter:
         allowed = {"int": {"min", "max"}, "enum": {"values"}, "subset": {"pool"}}
         if kind not in allowed:
             raise ValueError(f"type: {kind!r} must be one of {sorted(allowed)}")
-        extra = set(data) - {"name", "type", *allowed[kind]}
+        optional = {"number"} if kind == "enum" else set()
+        extra = set(data) - {"name", "type", *allowed[kind], *optional}
         missing = allowed[kind] - set(data)
         if extra or missing:
             field = sorted(extra or missing)[0]
@@ -79,15 +100,7 @@ class Parameter:
                 raise ValueError("max: must be at least min")
             return cls(name, kind, min=lo, max=hi)
         if kind == "enum":
-            values = data["values"]
-            if not isinstance(values, list) or not values:
-                raise ValueError("values: must be a non-empty list of words")
-            for i, v in enumerate(values):
-                if not isinstance(v, str) or not WORD.match(v):
-                    raise ValueError(f"values[{i}]: {v!r} must match {WORD.pattern}")
-            if len(set(values)) != len(values):
-                raise ValueError("values: must not repeat")
-            return cls(name, kind, values=tuple(values))
+            return cls._enum(name, data["values"], data.get("number"))
         pool = data["pool"]
         if not isinstance(pool, list) or not 0 < len(pool) <= MAX_POOL:
             raise ValueError(f"pool: must be a list of 1 to {MAX_POOL} pairs")
@@ -104,6 +117,51 @@ class Parameter:
         if len(set(pairs)) != len(pairs):
             raise ValueError("pool: must not repeat a pair")
         return cls(name, kind, pool=tuple(pairs))
+
+    @classmethod
+    def _enum(cls, name: str, values: Any, number: Any) -> Parameter:
+        """An enum of words, or of ``{"code", "value"}`` objects (see the
+        module docstring)."""
+        if not isinstance(values, list) or not values:
+            raise ValueError("values: must be a non-empty list of words")
+        if number is not None and number not in NUMBERS:
+            raise ValueError(f"number: {number!r} must be one of {list(NUMBERS)}")
+        codes: list[str] = []
+        meanings: list[str] = []
+        for i, v in enumerate(values):
+            code, meaning = v, v
+            if isinstance(v, dict):
+                if set(v) != {"code", "value"}:
+                    raise ValueError(f"values[{i}]: must be an object with code, value")
+                code, meaning = v["code"], v["value"]
+                if not isinstance(meaning, str) or not meaning.strip():
+                    raise ValueError(f"values[{i}].value: must be a non-empty string")
+            elif number is not None:
+                raise ValueError(f"values[{i}]: must be an object with code, value")
+            if not isinstance(code, str) or not WORD.match(code):
+                raise ValueError(f"values[{i}]: {code!r} must match {WORD.pattern}")
+            if number == "quadratic":
+                try:
+                    meaning = str(parse_quadratic(meaning))
+                except QuadraticError as exc:
+                    raise ValueError(f"values[{i}].value: {exc}") from None
+                if meaning in meanings:
+                    raise ValueError(
+                        f"values[{i}].value: {meaning} is also the value of "
+                        f"{codes[meanings.index(meaning)]!r}"
+                    )
+            codes.append(code)
+            meanings.append(meaning)
+        if len(set(codes)) != len(codes):
+            raise ValueError("values: must not repeat")
+        objects = any(isinstance(v, dict) for v in values)
+        return cls(
+            name,
+            "enum",
+            values=tuple(codes),
+            meanings=tuple(meanings) if objects else (),
+            number=number,
+        )
 
     # -- values ---------------------------------------------------------------
 
@@ -134,11 +192,39 @@ class Parameter:
         """The value as JSON (a subset is a list of [a, b] pairs)."""
         return [list(p) for p in value] if self.type == "subset" else value
 
+    def meaning(self, value: Any) -> Any:
+        """What the definition template gets for the value: an enum object
+        value's ``value`` (canonical for a quadratic one), else the JSON."""
+        if self.type == "enum" and self.meanings:
+            return self.meanings[self.values.index(value)]
+        return self.to_json(value)
+
     def text(self, value: Any) -> str:
-        """The value in a name or description: ``{(1,0),(0,1)}`` for a subset."""
+        """The value in a name or description: ``{(1,0),(0,1)}`` for a subset,
+        an enum object value's ``value``."""
         if self.type == "subset":
             return "{" + ",".join(f"({a},{b})" for a, b in value) + "}"
-        return str(value)
+        return str(self.meaning(value)) if self.type == "enum" else str(value)
+
+    def fields(self) -> tuple[str, ...]:
+        """The text placeholders of the parameter besides ``{name}``:
+        ``{name.code}`` and, for quadratic values, :data:`QUADRATIC_FIELDS`."""
+        if self.number == "quadratic":
+            return ("code", *QUADRATIC_FIELDS)
+        return ("code",) if self.type == "enum" and self.meanings else ()
+
+    def texts(self, value: Any) -> dict[str, str]:
+        """Every text placeholder's replacement for the value, by
+        placeholder (``"alpha"``, ``"alpha.cf"``, …)."""
+        out = {self.name: self.text(value)}
+        if "code" in self.fields():
+            out[f"{self.name}.code"] = str(value)
+        if self.number == "quadratic":
+            number = parse_quadratic(self.meaning(value))
+            out[f"{self.name}.cf"] = continued_fraction_text(number)
+            out[f"{self.name}.beta"] = str(number.complement())
+            out[f"{self.name}.approx"] = f"{float(number):.6f}"
+        return out
 
     def label_parts(self, value: Any) -> list[str]:
         if self.type == "subset":
@@ -196,6 +282,19 @@ class Parameter:
         if self.type == "enum":
             return len(self.values)
         return (1 << len(self.pool)) - 1
+
+
+def continued_fraction_text(number: Quadratic) -> str:
+    """α's continued fraction with its period shown twice:
+    ``[1; 1, 2, 1, 2, …] (period 1, 2)`` for √3.
+
+    >>> continued_fraction_text(parse_quadratic("(3+sqrt(5))/4"))
+    '[1; 3, 4, 4, …] (period 4)'
+    """
+    pre, period = number.periodic_continued_fraction()
+    head, *tail = [*pre, *period, *period]
+    terms = ", ".join(map(str, tail))
+    return f"[{head}; {terms}, …] (period {', '.join(map(str, period))})"
 
 
 def shell_index(offsets: list[int]) -> int:

@@ -17,6 +17,9 @@ starts, and loading fails if a member would overflow it.
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
@@ -28,9 +31,11 @@ from catalog.families.spec import (
     Family,
     FamilyFileError,
     build_family,
+    names_star,
     read_family_file,
 )
 from catalog.games.definition import DefinitionError, canonicalize, digest
+from catalog.kinds.star import Names
 
 #: The first W-number of the family blocks; entries users add stay below it.
 FIRST_FAMILY_ID = 100_000
@@ -294,6 +299,50 @@ def read_seed_ids(folder: Path) -> dict[str, int]:
     return out
 
 
+def read_seed_definitions(folder: Path) -> dict[str, dict]:
+    """Each seed's ID (``W000001``) → its definition, as its file gives it."""
+    out: dict[str, dict] = {}
+    for path in sorted(folder.glob("W*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            definition, wid = data["definition"], data["id"]
+            if not isinstance(definition, dict) or not isinstance(wid, str):
+                raise TypeError("id and definition: a string and an object")
+            out[wid] = definition
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise FamilyFileError(f"{path.name}: {exc}") from None
+    return out
+
+
+def names(seeds: dict[str, dict], families: Callable[[], FamilySet]) -> Names:
+    """What a family's ``star`` may name, resolved while members are
+    expanded: a seed's ID (``W000004``: the seed file's definition) or a
+    member's label (``star.W000004``: that member's definition, with its
+    own names resolved). A label whose expansion comes back to itself is
+    refused."""
+    busy = threading.local()
+
+    def lookup(text: str) -> dict:
+        if text in seeds:
+            return seeds[text]
+        fs = families()
+        if not fs.is_label(text):
+            raise NotFound(
+                f"{text!r} is neither a seed's ID (W000001…) nor a family "
+                "member's label"
+            )
+        open_labels: set[str] = busy.__dict__.setdefault("labels", set())
+        if text in open_labels:
+            raise LabelError(f"{text!r} names itself through its family's star")
+        open_labels.add(text)
+        try:
+            return fs.parse_label(text).definition
+        finally:
+            open_labels.discard(text)
+
+    return lookup
+
+
 def load_families(folder: Path | None = None, seeds: Path | None = None) -> FamilySet:
     """Load and validate every ``*.json`` in ``folder`` (default: the shipped
     families) against the seeds in ``seeds`` (default: the shipped seeds).
@@ -337,4 +386,20 @@ def _load(folder: Path, seeds: Path) -> FamilySet:
 
     for name in raw:
         build(name)
-    return FamilySet(list(built.values()), read_seed_ids(seeds), seeds)
+    definitions = read_seed_definitions(seeds)
+    holder: list[FamilySet] = []
+    lookup = names(definitions, lambda: holder[0])
+    # A template with a star expands through the seeds and the other
+    # families: what they hold is part of its expansion's key.
+    named = json.dumps([sorted(definitions.items()), sorted(raw)], sort_keys=True)
+    named += "".join(f.source for f in built.values())
+    families = [
+        replace(
+            f,
+            names=lookup,
+            names_source=named if names_star(f.definition) else "",
+        )
+        for f in built.values()
+    ]
+    holder.append(FamilySet(families, read_seed_ids(seeds), seeds))
+    return holder[0]

@@ -17,7 +17,8 @@ Fields (``docs/families/README.md`` has the full description):
     value of an integer expression over them (``"$(1 - a)"``).
 ``member``
     Templates of the member's ``name``, ``description``, ``keywords`` and
-    ``provenance``, where ``{k}`` is replaced by the value of ``k``.
+    ``provenance``, where ``{k}`` is replaced by the value of ``k`` (and
+    ``{k.cf}`` … by its other texts, :meth:`Parameter.fields`).
 ``references``
     The papers, as in a seed file; their strings are templates too.
 ``misere_of``
@@ -38,9 +39,12 @@ from typing import Any
 from catalog.errors import BadInput
 from catalog.families.expr import Constraint, Expression
 from catalog.families.params import Parameter
+from catalog.kinds.star import Names
 
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
-PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+#: ``{k}``, or ``{k.field}`` for a parameter's other texts (``{alpha.cf}``,
+#: :meth:`~catalog.families.params.Parameter.fields`).
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*(?:\.[a-z]+)?)\}")
 MEMBER_FIELDS = ("name", "description", "keywords", "provenance")
 TOP_FIELDS = {
     "name",
@@ -81,6 +85,13 @@ class Family:
     #: families read from the same files have the same, and share one
     #: expansion (:func:`catalog.families.members.members`).
     source: str = field(default="", repr=False)
+    #: Resolves the seed IDs and labels a ``star`` of the template names
+    #: (:func:`catalog.families.registry.names`); set by the loader.
+    names: Names | None = field(default=None, repr=False, compare=False)
+    #: What those names stand for (the seeds' and the other families' files)
+    #: when the template has a ``star``, else "": part of the key of the
+    #: shared expansion (:func:`catalog.families.members.members`).
+    names_source: str = field(default="", repr=False, compare=False)
 
     def parameter(self, name: str) -> Parameter:
         for p in self.parameters:
@@ -200,8 +211,11 @@ def build_family(data: dict[str, Any], base: Family | None = None) -> Family:
         isinstance(r, dict) and isinstance(r.get("citation"), str) for r in references
     ):
         raise fail("references", "must be a list of objects with a citation")
+    placeholders = set(names) | {
+        f"{p.name}.{f}" for p in parameters for f in p.fields()
+    }
     for key, value in (("member", member), ("references", references)):
-        _check_text(value, set(names), key, fail)
+        _check_text(value, placeholders, key, fail)
 
     return Family(
         name=name,
@@ -218,6 +232,16 @@ def build_family(data: dict[str, Any], base: Family | None = None) -> Family:
         file=where,
         source=_source(data, base),
     )
+
+
+def names_star(template: Any) -> bool:
+    """Does the definition template hold a ``star`` (which may name a seed
+    or a label, resolved when members are expanded)?"""
+    if isinstance(template, dict):
+        return "star" in template or any(map(names_star, template.values()))
+    if isinstance(template, list):
+        return any(map(names_star, template))
+    return False
 
 
 def _source(data: dict[str, Any], base: Family | None) -> str:
@@ -251,7 +275,8 @@ def _check_text(value: Any, names: set[str], where: str, fail: Any) -> None:
     if isinstance(value, str):
         for found in PLACEHOLDER.findall(value):
             if found not in names:
-                raise fail(where, f"{{{found}}} names no parameter")
+                what = "field" if found.split(".")[0] in names else "parameter"
+                raise fail(where, f"{{{found}}} names no {what}")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _check_text(item, names, f"{where}[{i}]", fail)

@@ -160,3 +160,42 @@ def test_families_show_their_constraints(shared):
     text = CliRunner().invoke(cli, ["families", "--db", shared.url]).stdout
     line = next(x for x in text.splitlines() if x.startswith("maharaja "))
     assert "k in 1..16; l in 1..16; k < l" in line
+
+
+def test_the_beatty_and_star_families_seed_and_answer(wythoff, shipped):
+    """Issue 41: the families seed, their labels resolve, ⋆ of the Beatty
+    game of √2 is answered from Larsson–Hegarty–Fraenkel's theorem far out,
+    and a ``star`` naming a label is the member's game."""
+    names = "beatty,beatty-star,star,star2"
+    code, report, _ = wythoff("seed", "--family", names, "--n", "0")
+    assert code == 0
+    assert {k: v["members"] for k, v in report["families"].items()} == {
+        "beatty": 20,
+        "beatty-star": 20,
+        "star": 26,
+        "star2": 26,
+    }
+    code, shown, _ = wythoff("show", "beatty-star.sqrt2")
+    member = shipped.parse_label("beatty-star.sqrt2")
+    assert shown["id"] == f"W{member.slot:06d}" and shown["label"] == member.label
+    assert shown["definition"] == member.game.to_json()
+    far_out = shown["invariants"]["far_out"]
+    assert far_out["status"] == "theorem" and "Larsson" in far_out["source"]
+
+    big = 10**299  # the pair (⌊kα⌋, ⌊kβ⌋) at k = 10^299, α = √2
+    alpha = member.game.star.beatty
+    x, y = alpha.floor_mul(big), alpha.complement().floor_mul(big)
+    code, answer, _ = wythoff("is-p", "beatty-star.sqrt2", str(x), str(y))
+    assert code == 0 and answer["outcome"] == "P"
+    code, answer, _ = wythoff("is-p", "beatty-star.sqrt2", str(x), str(y + 1))
+    assert answer["outcome"] == "N" and answer["move_to"] == [x, y]
+
+    code, page, _ = wythoff("list", "--family", "beatty", "--where", "alpha=sqrt3")
+    assert [e["label"] for e in page["entries"]] == ["beatty.sqrt3"]
+    code, added, _ = wythoff("add", "--definition", '{"star": "beatty.sqrt2"}')
+    assert added == {"id": shown["id"], "created": False}
+    code, added, _ = wythoff("add", "--definition", '{"star": {"star": "W000003"}}')
+    nim = shipped.parse_label("star2.W000003")
+    assert added == {"id": f"W{nim.slot:06d}", "created": False}
+    code, positions, _ = wythoff("positions", "star2.W000003", "--n", "5")
+    assert positions["positions"] == [[k, k] for k in range(5)]  # Nim⋆⋆ = Nim

@@ -77,14 +77,17 @@ def test_nimhoff_holds_the_seeds_and_the_oeis_rule_sets(families):
 def test_every_member_is_a_column_game_of_distinct_rules(families):
     """Column games, resumable column by column, except the families of the
     literature's rule kinds: their engines compute boxes (cones with Nim's
-    rays up to 10^8, the dense engine's kinds up to its limit)."""
+    rays up to 10^8, the dense engine's kinds up to its limit, Beatty moves
+    and ⋆ the subtraction engine's)."""
+    literature = {"cones", "block", "beatty", "star"}
     for family in families.ordered:
         found = families.members(family.name)
         new_kinds = {m.game.beyond("rays", "moves", "alter") for m in found}
-        if new_kinds & {frozenset({"cones"}), frozenset({"block"})}:
+        if any(kinds & literature for kinds in new_kinds):
             # (a-Wythoff with a = 1 is Wythoff's Nim, a column game)
             assert all(
-                engine(m.game) in ("cones", "dense") or column_mode(m.game)
+                engine(m.game) in ("cones", "dense", "subtraction")
+                or column_mode(m.game)
                 for m in found
             ), family.name
         else:
