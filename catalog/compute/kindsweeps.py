@@ -97,6 +97,8 @@ class _Box:
         side = max(x_end, self.height)
         try:
             found = self._compute(side)
+        except DefinitionError:  # names its field already
+            raise
         except ValueError as exc:  # an engine's own limit, e.g. block overlaps
             raise DefinitionError(f"definition: {exc}") from None
         keep = (found[:, 0] >= self.x) & (found[:, 0] < x_end)
@@ -223,7 +225,11 @@ def move_list(game: Definition, n: int, inner: Inner | None = None) -> np.ndarra
     if game.beatty is not None:
         parts.append(subtraction.beatty_moves(game.beatty, n))
     if game.star is not None:
-        parts.append(subtraction.star_moves(inner(game.star, n)))
+        try:
+            inside = inner(game.star, n)
+        except DefinitionError as exc:  # the game inside has a smaller limit
+            raise DefinitionError(f"star: {exc}") from None
+        parts.append(subtraction.star_moves(inside))
     moves = np.concatenate(parts)
     return moves[(moves[:, 0] < n) & (moves[:, 1] < n)]
 
