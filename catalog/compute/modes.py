@@ -127,4 +127,6 @@ def max_n(game: Definition) -> int:
         "dense": MAX_DENSE_N,
         "subtraction": MAX_SUBTRACTION_N,
     }
-    return limits.get(name, MAX_N)
+    own = limits.get(name, MAX_N)
+    # A ⋆ needs its game's P-positions below the same n.
+    return own if game.star is None else min(own, max_n(game.star))
