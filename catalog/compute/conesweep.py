@@ -54,9 +54,11 @@ from typing import Any
 
 import numpy as np
 
+from catalog.compute import wedges
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _contains, _csr, _find
 from catalog.compute.ruleset import rules
+from catalog.compute.wedges import insert, last_blocked, merge_due
 
 INF = np.iinfo(np.int64).max // 4
 NEG = -INF
@@ -121,8 +123,8 @@ def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
 
 @njit(cache=True)
 def _sweep(
-    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, rays, used, lbase, moves,
-    fp_start, fp_y, fn_start, fn_y, col,
+    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, meta, rk, bits, head, enext,
+    eprev, rays, used, lbase, moves, fp_start, fp_y, fn_start, fn_y, col,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module."""
@@ -130,15 +132,21 @@ def _sweep(
     rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     forced_cols = fp_start.size - 1
     for x in range(n):
+        if head[x] >= 0:
+            merge_due(meta, x, n, rk, bits, head, enext, eprev)
         # P-positions old enough for each cone's structure enter it.
         for j in range(nc):
-            xo = x - delay[j]
+            wedge = meta[j, 0] != 0
+            xo = x - (meta[j, wedges.ENTRY] if wedge else delay[j])
             if xo < 0:
                 continue
-            s1, t1, s2, t2, hi, m, mirror = cones[j]
+            s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
             for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
                 yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
                 if yo < 0:
+                    continue
+                if wedge:
+                    insert(meta, j, x, xo, yo, n, rk, bits, head, enext, eprev)
                     continue
                 c = (yo - xo) % m
                 b = tbase[j] + c * (tsize[j] + 1)
@@ -169,10 +177,51 @@ def _sweep(
                     break
                 nxt = y
                 for j in range(nc):
-                    last = _cone_last(
-                        j, x, y, n, cones, delay, shift, tbase, tsize, tv, tu, col,
-                        fp_start, fp_y, forced_cols,
-                    )  # fmt: skip
+                    # The last row cone j blocks from (x, y) on in y's class
+                    # (-1: none), written out here: a function taking these
+                    # arrays would count references on each call.
+                    s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
+                    c = (y - x) % m
+                    b = tbase[j] + c * (tsize[j] + 1)
+                    last = -1
+                    if meta[j, 0]:  # a wedge's components
+                        last = last_blocked(meta, j, x, y, rk, bits)
+                    elif hi and not mirror and s1 == s2:
+                        top = tsize[j] + 1 - m
+                        w = y - s1 * x + shift[j]
+                        w1 = _find(tv, b, w, top, None)
+                        last = INF if w1 >= top else y + (w1 - w) - 1
+                    elif not hi and not mirror:
+                        if tv[b] <= y - s1 * x - t1:
+                            last = INF
+                    elif not hi:
+                        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
+                        if w > NEG and u <= x - s1 * y - t1:
+                            last = INF if s1 == 0 else (x - t1 - u) // s1
+                    elif mirror:  # the least u' over v' >= v0 reaches the farthest
+                        p = n - 1 - (x - s2 * y - t2)
+                        if p >= 0:
+                            w, u = _fen_best(tv, tu, b, tsize[j], p)
+                            if w > NEG and u <= x - s1 * y - t1:
+                                last = INF if s1 == 0 else (x - t1 - u) // s1
+                    else:  # the largest v' over u' <= u0 reaches the farthest
+                        p = y - s1 * x - t1 + shift[j]
+                        if p >= 0:
+                            v, u = _fen_best(tv, tu, b, tsize[j], p)
+                            if v >= y - s2 * x - t2:
+                                last = v + s2 * x + t2
+                    if last < INF:
+                        for xo in range(
+                            max(0, x - delay[j] + 1), x
+                        ):  # the latest columns
+                            for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
+                                yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
+                                if yo >= 0:
+                                    end = _last_blocked(
+                                        s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo
+                                    )
+                                    if end > last:
+                                        last = end
                     if last >= nxt:
                         nxt = last + 1
                 if nxt == y:
@@ -196,6 +245,16 @@ def _sweep(
 
 
 @njit(cache=True, inline="always")
+def _row(cones, j):
+    """Cone j's row as a tuple (read element by element: a row view would
+    cost a reference count each time)."""
+    return (
+        cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3], cones[j, 4],
+        cones[j, 5], cones[j, 6],
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _nforced(fp_start, x, forced_cols):
     """How many forced P-positions column x holds."""
     return fp_start[x + 1] - fp_start[x] if x < forced_cols else 0
@@ -206,53 +265,6 @@ def _line_index(x, y, ray, base, n):
     """The bit of the line of ray (a, b) = g (p, q) through (x, y)."""
     p, q, g = ray[0], ray[1], ray[2]
     return base + (y * p - x * q + q * n) * g + (x // p) % g
-
-
-@njit(cache=True)
-def _cone_last(
-    j, x, y, n, cones, delay, shift, tbase, tsize, tv, tu, col, fp_start, fp_y, fcols
-):
-    """The last row of column x that cone j blocks from (x, y) on, without
-    passing a row of y's class mod the cone's m that it does not block; -1
-    if (x, y) is free of it."""
-    s1, t1, s2, t2, hi, m, mirror = cones[j]
-    c = (y - x) % m
-    b = tbase[j] + c * (tsize[j] + 1)
-    last = -1
-    if hi and not mirror and s1 == s2:
-        top = tsize[j] + 1 - m
-        w = y - s1 * x + shift[j]
-        w1 = _find(tv, b, w, top, None)
-        if w1 >= top:
-            return INF
-        last = y + (w1 - w) - 1
-    elif not hi and not mirror:
-        if tv[b] <= y - s1 * x - t1:
-            return INF
-    elif not hi:
-        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
-        if w > NEG and u <= x - s1 * y - t1:
-            return INF if s1 == 0 else (x - t1 - u) // s1
-    elif mirror:  # the least u' over v' >= v0 reaches the farthest
-        p = n - 1 - (x - s2 * y - t2)
-        if p >= 0:
-            w, u = _fen_best(tv, tu, b, tsize[j], p)
-            if w > NEG and u <= x - s1 * y - t1:
-                last = INF if s1 == 0 else (x - t1 - u) // s1
-    else:  # the largest v' over u' <= u0 reaches the farthest
-        p = y - s1 * x - t1 + shift[j]
-        if p >= 0:
-            v, u = _fen_best(tv, tu, b, tsize[j], p)
-            if v >= y - s2 * x - t2:
-                last = v + s2 * x + t2
-    for xo in range(max(0, x - delay[j] + 1), x):  # the latest columns
-        for idx in range(-1, _nforced(fp_start, xo, fcols)):
-            yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
-            if yo >= 0:
-                end = _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo)
-                if end > last:
-                    last = end
-    return last
 
 
 @njit(cache=True)
@@ -276,7 +288,9 @@ def _blocked(
 
 
 def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
-    """Each cone's delay, u' shift and Fenwick trees (flat, per class)."""
+    """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
+    the wedges' components (:mod:`catalog.compute.wedges`)."""
+    meta, slots, words = wedges.layout(n, cones, kc)
     delay = np.ones(len(cones), dtype=np.int64)
     shift = np.zeros(len(cones), dtype=np.int64)
     tsize = np.zeros(len(cones), dtype=np.int64)
@@ -288,7 +302,9 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
         elif hi:
             delay[j] = max(1, t2 + 1)
         shift[j] = s1 * n
-        if hi and not mirror and s1 == s2:
+        if meta[j, 0]:
+            tsize[j] = 0  # kept as components instead
+        elif hi and not mirror and s1 == s2:
             tsize[j] = (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
         elif not hi and not mirror:
             tsize[j] = 0  # one value a class: the least u'
@@ -300,19 +316,30 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
             tsize[j] = (s1 + 1) * n  # over u' + s1 n
         tbase[j] = total
         total += m * (tsize[j] + 1)
-    if 16 * total > TREE_BUDGET:
+    need = 16 * total + 24 * slots + 8 * words + 8 * n
+    if need > TREE_BUDGET:
         raise ValueError(
-            f"the cones' trees need {16 * total} bytes (over {TREE_BUDGET}): "
+            f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
             "use the dense engine or a smaller n"
         )
     tv = np.full(total, NEG, dtype=np.int64)
     for j, row in enumerate(cones.tolist()):
+        if meta[j, 0]:
+            continue
         if not row[4] and not row[6]:
             tv[tbase[j] : tbase[j] + row[5]] = INF  # the least u' of each class
         elif row[4] and not row[6] and row[0] == row[2]:
             # a band: every line free
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
-    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64)
+    components = (
+        meta,
+        np.zeros(slots, dtype=np.int64),  # a component's upper key
+        np.zeros(max(words, 1), dtype=np.uint64),  # the lower keys present
+        np.full(n, -1, dtype=np.int64),  # each column's first event
+        np.full(slots, -1, dtype=np.int64),  # the next event of its column
+        np.full(slots, -1, dtype=np.int64),  # the previous (-2 - column: none)
+    )
+    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), *components
 
 
 def cone_sweep_p_positions(
@@ -394,8 +421,10 @@ def cone_sweep_p_positions(
         fp_start, fp_y, fn_start, fn_y, col,
     )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
-    out = np.concatenate([np.column_stack([xs, col[xs]]), fp]).astype(np.int64)
-    out = np.unique(out, axis=0)  # sorted by x then y
+    out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x
+    if len(fp):  # a natural P-position lies below its column's forced ones
+        out = np.concatenate([out, np.unique(fp, axis=0)])
+        out = out[np.lexsort((out[:, 1], out[:, 0]))]
     return out
 
 

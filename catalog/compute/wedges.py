@@ -1,0 +1,363 @@
+"""Wedge cones of the cone sweep as growing, merging components.
+
+A wedge (a cone with both lines, s1 < s2, or a mirrored cone with an upper
+line) blocks in column x, from each earlier P-position (x', y'), the rows of
+one class y - x ≡ y' - x' (mod m) in an interval whose ends move with x. In
+the sheared coordinate w = y - σ x, with σ ≡ 1 (mod m) between the speeds of
+the two ends, the class is a fixed residue of w and every P-position's set
+only grows: its lower end never rises, its upper end never falls. So two
+sets that touch (no row of their class between them) touch for good, and the
+union of a class's sets is a sorted list of disjoint *components* that only
+grow and merge. A component is kept as the least lower key and the largest
+upper key of its members: an end is a monotone function of its key, so
+those two members give its ends at every later column.
+
+- plain wedge, σ in [s1, s2]: from k = x - x' on (k >= kc, so l >= 1), rows
+  [Lk + s1 x + t1, Rk + s2 x + t2] with Lk = y' - s1 x', Rk = y' - s2 x'.
+- mirrored, s1 <= 1 <= s2, σ = 1: from x - x' > t2 (so the row step k >= 1),
+  rows [ceil((Lk + x - t2) / s2), Rk + x - t1] with Lk = s2 y' - x',
+  Rk = y' - x' (no upper end when s1 = 0).
+
+The components of a class sit in a three-level bitset over lower keys
+(predecessor and successor in a few word reads), and each pair of neighbours
+has one event: the first column at which they touch, found by a galloping
+search on that monotone test and kept in a doubly linked list per column. A
+query ("the last row blocked from (x, y) on") is one predecessor search: the
+component with the largest lower end at or below y, whose upper end says how
+far its class is blocked. Every insertion and merge is paid once, so a
+column costs O(1) amortised plus its queries (no walk over earlier
+P-positions).
+
+A P-position enters its cone's components once its set is non-empty and its
+ends are in the linear regime above (``entry`` columns after its own); the
+cone sweep checks the younger ones directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from catalog.compute.jit import leading_zeros, njit, trailing_zeros
+
+INF = np.iinfo(np.int64).max // 4
+
+# Fields of a row of ``meta`` (one row a cone).
+KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY = range(16)
+FIELDS = 16
+PLAIN, MIRRORED = 1, 2
+
+
+def shear(row: Any) -> int:
+    """The component kind of a cone row [s1, t1, s2, t2, hi, m, mirror]:
+    :data:`PLAIN`, :data:`MIRRORED`, or 0 when no shear makes its sets grow
+    (a band, a cone without an upper line, a mirrored cone with s1 >= 2, a
+    plain one with no σ ≡ 1 (mod m) in [s1, s2])."""
+    s1, _t1, s2, _t2, hi, m, mirror = (int(v) for v in row)
+    if not hi or s1 == s2:
+        return 0
+    if mirror:
+        return MIRRORED if s1 <= 1 <= s2 else 0
+    return PLAIN if s2 - s1 >= (1 - s1) % m else 0
+
+
+def _opens(row: Any, kc: int, n: int) -> int:
+    """The first k = x - x' from which the cone's set is non-empty and linear
+    (n if none below n)."""
+    s1, t1, s2, t2, _hi, m, mirror = (int(v) for v in row)
+    start = kc if not mirror else max(1, t2 + 1)
+    for big_x in range(start, n):
+        if mirror:
+            lo = -((t2 - big_x) // s2)
+            hi = INF if s1 == 0 else (big_x - t1) // s1
+            if s1 == 0 and big_x < t1:
+                continue
+        else:
+            lo, hi = s1 * big_x + t1, s2 * big_x + t2
+        first = lo + (big_x - lo) % m  # steps l - k ≡ 0: d ≡ X (mod m)
+        if first <= hi:
+            return big_x
+    return n
+
+
+def layout(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """The ``meta`` rows of the cones (kind 0 for those left to other
+    structures), the number of component slots and of bitset words."""
+    meta = np.zeros((len(cones), FIELDS), dtype=np.int64)
+    slots = words = 0
+    for j, row in enumerate(cones.tolist()):
+        kind = shear(row)
+        if not kind:
+            continue
+        s1, t1, s2, t2, _hi, m, _mirror = row
+        size = (s1 + 1) * n if kind == PLAIN else (s2 + 1) * n
+        w0 = (size + 63) >> 6
+        w1 = (w0 + 63) >> 6
+        w2 = (w1 + 63) >> 6
+        entry = _opens(row, int(kc[j]), n)
+        meta[j] = (
+            kind, s1, t1, s2, t2, m, size, s1 * n if kind == PLAIN else n,
+            slots, words, w0, words + m * w0, w1, words + m * (w0 + w1), w2, entry,
+        )  # fmt: skip
+        slots += m * size
+        words += m * (w0 + w1 + w2)
+    return meta, slots, words
+
+
+@njit(cache=True, inline="always")
+def _top(v):
+    """The highest set bit of a non-zero uint64."""
+    return 63 - np.int64(leading_zeros(v))
+
+
+@njit(cache=True, inline="always")
+def _low(v):
+    """The lowest set bit of a non-zero uint64."""
+    return np.int64(trailing_zeros(v))
+
+
+@njit(cache=True, inline="always")
+def _bit(b):
+    return np.uint64(1) << np.uint64(b)
+
+
+@njit(cache=True, inline="always")
+def _upto(b):
+    """Bits 0..b (b in 0..63)."""
+    return ~np.uint64(0) >> np.uint64(63 - b)
+
+
+@njit(cache=True)
+def _set(bits, b0, b1, b2, key):
+    bits[b0 + (key >> 6)] |= _bit(key & 63)
+    bits[b1 + (key >> 12)] |= _bit((key >> 6) & 63)
+    bits[b2 + (key >> 18)] |= _bit((key >> 12) & 63)
+
+
+@njit(cache=True)
+def _clear(bits, b0, b1, b2, key):
+    bits[b0 + (key >> 6)] &= ~_bit(key & 63)
+    if bits[b0 + (key >> 6)] == 0:
+        bits[b1 + (key >> 12)] &= ~_bit((key >> 6) & 63)
+        if bits[b1 + (key >> 12)] == 0:
+            bits[b2 + (key >> 18)] &= ~_bit((key >> 12) & 63)
+
+
+@njit(cache=True, inline="always")
+def _pred(bits, b0, b1, b2, key):
+    """The largest set key <= key, or -1."""
+    if key < 0:
+        return -1
+    i0 = key >> 6
+    v = bits[b0 + i0] & _upto(key & 63)
+    if v:
+        return (i0 << 6) + _top(v)
+    i1 = i0 >> 6
+    v = bits[b1 + i1] & (_upto(i0 & 63) >> np.uint64(1))
+    if not v:
+        i2 = i1 >> 6
+        v = bits[b2 + i2] & (_upto(i1 & 63) >> np.uint64(1))
+        while not v:
+            i2 -= 1
+            if i2 < 0:
+                return -1
+            v = bits[b2 + i2]
+        i1 = (i2 << 6) + _top(v)
+        v = bits[b1 + i1]
+    i0 = (i1 << 6) + _top(v)
+    return (i0 << 6) + _top(bits[b0 + i0])
+
+
+@njit(cache=True)
+def _succ(bits, b0, b1, b2, w2, size, key):
+    """The smallest set key > key (below size), or -1."""
+    key += 1
+    if key >= size:
+        return -1
+    i0 = key >> 6
+    v = bits[b0 + i0] & ~(_upto(key & 63) >> np.uint64(1))
+    if v:
+        return (i0 << 6) + _low(v)
+    i1 = i0 >> 6
+    v = bits[b1 + i1] & ~_upto(i0 & 63)
+    if not v:
+        i2 = i1 >> 6
+        v = bits[b2 + i2] & ~_upto(i1 & 63)
+        while not v:
+            i2 += 1
+            if i2 >= w2:
+                return -1
+            v = bits[b2 + i2]
+        i1 = (i2 << 6) + _low(v)
+        v = bits[b1 + i1]
+    i0 = (i1 << 6) + _low(v)
+    return (i0 << 6) + _low(bits[b0 + i0])
+
+
+@njit(cache=True, inline="always")
+def _left(meta, j, lk, x):
+    """The lowest row of a member with lower key lk in column x."""
+    if meta[j, KIND] == 1:
+        return lk + meta[j, S1] * x + meta[j, T1]
+    return -((meta[j, T2] - lk - x) // meta[j, S2])
+
+
+@njit(cache=True, inline="always")
+def _right(meta, j, rk, x):
+    """The highest row of a member with upper key rk in column x."""
+    if meta[j, KIND] == 1:
+        return rk + meta[j, S2] * x + meta[j, T2]
+    if meta[j, S1] == 0:
+        return INF
+    return rk + x - meta[j, T1]
+
+
+@njit(cache=True, inline="always")
+def _touch(meta, j, c, ra, lb, x):
+    """Do a component with upper key ra and one with lower key lb above it
+    leave no row of class c between them in column x?"""
+    m = meta[j, MOD]
+    top = _right(meta, j, ra, x)
+    if top >= INF:
+        return True
+    top -= (top - x - c) % m
+    low = _left(meta, j, lb, x)
+    low += (x + c - low) % m
+    return low <= top + m
+
+
+@njit(cache=True, inline="always")
+def _bases(meta, j, c):
+    """Class c's first slot and its bitset's three levels."""
+    return (
+        meta[j, SLOT] + c * meta[j, SIZE],
+        meta[j, B0] + c * meta[j, W0],
+        meta[j, B1] + c * meta[j, W1],
+        meta[j, B2] + c * meta[j, W2],
+    )
+
+
+@njit(cache=True)
+def _unlink(head, enext, eprev, s):
+    """Take slot s out of its column's event list (if in one)."""
+    p, q = eprev[s], enext[s]
+    if p == -1:
+        return
+    if p < -1:
+        head[-2 - p] = q
+    else:
+        enext[p] = q
+    if q >= 0:
+        eprev[q] = p
+    eprev[s] = -1
+    enext[s] = -1
+
+
+@njit(cache=True)
+def _schedule(meta, j, c, key, x, n, rk, bits, head, enext, eprev):
+    """Put the component at ``key`` in the list of the first column after x
+    at which it touches its successor (nowhere if none below n)."""
+    slot, b0, b1, b2 = _bases(meta, j, c)
+    s = slot + key
+    _unlink(head, enext, eprev, s)
+    nb = _succ(bits, b0, b1, b2, meta[j, W2], meta[j, SIZE], key)
+    if nb < 0:
+        return
+    ra, lb = rk[s], nb - meta[j, OFF]
+    lo, step = x, 1  # the test is false at lo, monotone in the column
+    hi = x + 1
+    while hi < n and not _touch(meta, j, c, ra, lb, hi):
+        lo = hi
+        step *= 2
+        hi = lo + step
+    if hi >= n:
+        if not _touch(meta, j, c, ra, lb, n - 1):
+            return
+        hi = n - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _touch(meta, j, c, ra, lb, mid):
+            hi = mid
+        else:
+            lo = mid
+    q = head[hi]
+    enext[s], eprev[s] = q, -2 - hi
+    if q >= 0:
+        eprev[q] = s
+    head[hi] = s
+
+
+@njit(cache=True)
+def _absorb(meta, j, c, key, x, rk, bits, head, enext, eprev):
+    """Merge into the component at ``key`` the successors it touches."""
+    slot, b0, b1, b2 = _bases(meta, j, c)
+    while True:
+        nb = _succ(bits, b0, b1, b2, meta[j, W2], meta[j, SIZE], key)
+        if nb < 0 or not _touch(meta, j, c, rk[slot + key], nb - meta[j, OFF], x):
+            return
+        if rk[slot + nb] > rk[slot + key]:
+            rk[slot + key] = rk[slot + nb]
+        _clear(bits, b0, b1, b2, nb)
+        _unlink(head, enext, eprev, slot + nb)
+
+
+@njit(cache=True)
+def insert(meta, j, x, xo, yo, n, rk, bits, head, enext, eprev):
+    """The P-position (xo, yo) joins cone j's components in column x."""
+    m = meta[j, MOD]
+    c = (yo - xo) % m
+    if meta[j, KIND] == 1:
+        lk, r = yo - meta[j, S1] * xo, yo - meta[j, S2] * xo
+    else:
+        lk, r = meta[j, S2] * yo - xo, yo - xo
+    key = lk + meta[j, OFF]
+    slot, b0, b1, b2 = _bases(meta, j, c)
+    a = _pred(bits, b0, b1, b2, key)
+    if a >= 0 and (a == key or _touch(meta, j, c, rk[slot + a], lk, x)):
+        if r > rk[slot + a]:
+            rk[slot + a] = r
+        comp = a
+    else:
+        _set(bits, b0, b1, b2, key)
+        rk[slot + key] = r
+        enext[slot + key], eprev[slot + key] = -1, -1
+        comp = key
+    _absorb(meta, j, c, comp, x, rk, bits, head, enext, eprev)
+    _schedule(meta, j, c, comp, x, n, rk, bits, head, enext, eprev)
+    if a >= 0 and comp != a:  # a's successor is new
+        _schedule(meta, j, c, a, x, n, rk, bits, head, enext, eprev)
+
+
+@njit(cache=True)
+def merge_due(meta, x, n, rk, bits, head, enext, eprev):
+    """Merge the neighbours that touch from column x on (their events)."""
+    while head[x] >= 0:
+        s = head[x]
+        _unlink(head, enext, eprev, s)
+        j = 0  # the cone whose slots hold s
+        while not meta[j, KIND] or s >= meta[j, SLOT] + meta[j, MOD] * meta[j, SIZE]:
+            j += 1
+        c = (s - meta[j, SLOT]) // meta[j, SIZE]
+        key = s - meta[j, SLOT] - c * meta[j, SIZE]
+        _absorb(meta, j, c, key, x, rk, bits, head, enext, eprev)
+        _schedule(meta, j, c, key, x, n, rk, bits, head, enext, eprev)
+
+
+@njit(cache=True, inline="always")
+def last_blocked(meta, j, x, y, rk, bits):
+    """The last row of column x that cone j's components block from (x, y)
+    on in y's class (-1 if they leave (x, y) free; INF: the whole column)."""
+    m = meta[j, MOD]
+    c = (y - x) % m
+    if meta[j, KIND] == 1:
+        lk = y - meta[j, S1] * x - meta[j, T1]
+    else:
+        lk = meta[j, S2] * y - x + meta[j, T2]
+    key = min(lk + meta[j, OFF], meta[j, SIZE] - 1)
+    slot, b0, b1, b2 = _bases(meta, j, c)
+    a = _pred(bits, b0, b1, b2, key)
+    if a < 0:
+        return -1
+    top = _right(meta, j, rk[slot + a], x)
+    return top if top >= y else -1
