@@ -58,7 +58,7 @@ from catalog.compute import wedges
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _contains, _csr, _find
 from catalog.compute.ruleset import rules
-from catalog.compute.wedges import insert, last_blocked, merge_due
+from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, merge_due
 
 INF = np.iinfo(np.int64).max // 4
 NEG = -INF
@@ -123,21 +123,23 @@ def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
 
 @njit(cache=True)
 def _sweep(
-    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, meta, rk, bits, head, enext,
-    eprev, rays, used, lbase, moves, fp_start, fp_y, fn_start, fn_y, col,
+    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
+    moves, fp_start, fp_y, fn_start, fn_y, col,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module."""
     nc = cones.shape[0]
     rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     forced_cols = fp_start.size - 1
+    # Only then is _blocked called (a call counts its arrays' references).
+    others = fn_y.size > 0 or rays.shape[0] > 0 or moves.shape[0] > 0
     for x in range(n):
-        if head[x] >= 0:
-            merge_due(meta, x, n, rk, bits, head, enext, eprev)
+        if ws[ws[wedges.HEADS] + x]:
+            merge_due(ws, bits, x)
         # P-positions old enough for each cone's structure enter it.
         for j in range(nc):
-            wedge = meta[j, 0] != 0
-            xo = x - (meta[j, wedges.ENTRY] if wedge else delay[j])
+            wedge = field(ws, j, KIND) != 0
+            xo = x - (field(ws, j, ENTRY) if wedge else delay[j])
             if xo < 0:
                 continue
             s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
@@ -146,7 +148,7 @@ def _sweep(
                 if yo < 0:
                     continue
                 if wedge:
-                    insert(meta, j, x, xo, yo, n, rk, bits, head, enext, eprev)
+                    insert(ws, bits, j, x, xo, yo)
                     continue
                 c = (yo - xo) % m
                 b = tbase[j] + c * (tsize[j] + 1)
@@ -184,8 +186,8 @@ def _sweep(
                     c = (y - x) % m
                     b = tbase[j] + c * (tsize[j] + 1)
                     last = -1
-                    if meta[j, 0]:  # a wedge's components
-                        last = last_blocked(meta, j, x, y, rk, bits)
+                    if field(ws, j, KIND):  # a wedge's components
+                        last = last_blocked(ws, bits, j, x, y)
                     elif hi and not mirror and s1 == s2:
                         top = tsize[j] + 1 - m
                         w = y - s1 * x + shift[j]
@@ -225,8 +227,10 @@ def _sweep(
                     if last >= nxt:
                         nxt = last + 1
                 if nxt == y:
-                    if _blocked(x, y, rays, used, lbase, n, moves, col, fp_start,
-                                fp_y, fn_start, fn_y, forced_cols):  # fmt: skip
+                    if others and _blocked(
+                        x, y, rays, used, lbase, n, moves, col, fp_start, fp_y,
+                        fn_start, fn_y, forced_cols,
+                    ):  # fmt: skip
                         nxt = y + 1
                     else:
                         best = y
@@ -290,7 +294,7 @@ def _blocked(
 def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
     the wedges' components (:mod:`catalog.compute.wedges`)."""
-    meta, slots, words = wedges.layout(n, cones, kc)
+    kinds = [wedges.shear(row) for row in cones.tolist()]
     delay = np.ones(len(cones), dtype=np.int64)
     shift = np.zeros(len(cones), dtype=np.int64)
     tsize = np.zeros(len(cones), dtype=np.int64)
@@ -302,7 +306,7 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
         elif hi:
             delay[j] = max(1, t2 + 1)
         shift[j] = s1 * n
-        if meta[j, 0]:
+        if kinds[j]:
             tsize[j] = 0  # kept as components instead
         elif hi and not mirror and s1 == s2:
             tsize[j] = (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
@@ -316,7 +320,7 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
             tsize[j] = (s1 + 1) * n  # over u' + s1 n
         tbase[j] = total
         total += m * (tsize[j] + 1)
-    need = 16 * total + 24 * slots + 8 * words + 8 * n
+    need = 16 * total + wedges.nbytes(n, cones)
     if need > TREE_BUDGET:
         raise ValueError(
             f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
@@ -324,22 +328,15 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
         )
     tv = np.full(total, NEG, dtype=np.int64)
     for j, row in enumerate(cones.tolist()):
-        if meta[j, 0]:
+        if kinds[j]:
             continue
         if not row[4] and not row[6]:
             tv[tbase[j] : tbase[j] + row[5]] = INF  # the least u' of each class
         elif row[4] and not row[6] and row[0] == row[2]:
             # a band: every line free
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
-    components = (
-        meta,
-        np.zeros(slots, dtype=np.int64),  # a component's upper key
-        np.zeros(max(words, 1), dtype=np.uint64),  # the lower keys present
-        np.full(n, -1, dtype=np.int64),  # each column's first event
-        np.full(slots, -1, dtype=np.int64),  # the next event of its column
-        np.full(slots, -1, dtype=np.int64),  # the previous (-2 - column: none)
-    )
-    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), *components
+    ws, bits = wedges.layout(n, cones, kc)
+    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), ws, bits
 
 
 def cone_sweep_p_positions(

@@ -31,6 +31,12 @@ P-positions).
 A P-position enters its cone's components once its set is non-empty and its
 ends are in the linear regime above (``entry`` columns after its own); the
 cone sweep checks the younger ones directly.
+
+Everything but the bitsets lives in one int64 array ``ws`` (a header, each
+cone's row of fields, each column's first event, then three words a slot:
+upper key, next and previous event, 0 meaning none), so a compiled call
+passes two arrays: numba counts a reference for each array argument, with an
+atomic instruction, on every call.
 """
 
 from __future__ import annotations
@@ -43,7 +49,11 @@ from catalog.compute.jit import leading_zeros, njit, trailing_zeros
 
 INF = np.iinfo(np.int64).max // 4
 
-# Fields of a row of ``meta`` (one row a cone).
+# The header of ``ws``: cone count, n, where the columns' events and the
+# slots start; then each cone's FIELDS words.
+NCONES, SIDE, HEADS, SLOTS = range(4)
+HEADER = 8
+# A cone's fields.
 KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY = range(16)
 FIELDS = 16
 PLAIN, MIRRORED = 1, 2
@@ -63,28 +73,27 @@ def shear(row: Any) -> int:
 
 
 def _opens(row: Any, kc: int, n: int) -> int:
-    """The first k = x - x' from which the cone's set is non-empty and linear
-    (n if none below n)."""
+    """The first k = x - x' from which the cone's set is non-empty and its
+    ends linear (n if none below n)."""
     s1, t1, s2, t2, _hi, m, mirror = (int(v) for v in row)
     start = kc if not mirror else max(1, t2 + 1)
     for big_x in range(start, n):
         if mirror:
-            lo = -((t2 - big_x) // s2)
-            hi = INF if s1 == 0 else (big_x - t1) // s1
             if s1 == 0 and big_x < t1:
                 continue
+            lo = -((t2 - big_x) // s2)
+            hi = INF if s1 == 0 else (big_x - t1) // s1
         else:
             lo, hi = s1 * big_x + t1, s2 * big_x + t2
-        first = lo + (big_x - lo) % m  # steps l - k ≡ 0: d ≡ X (mod m)
-        if first <= hi:
+        if lo + (big_x - lo) % m <= hi:  # a step with l ≡ k (mod m)
             return big_x
     return n
 
 
-def layout(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """The ``meta`` rows of the cones (kind 0 for those left to other
-    structures), the number of component slots and of bitset words."""
-    meta = np.zeros((len(cones), FIELDS), dtype=np.int64)
+def layout(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ws`` and the bitsets for the cones (kind 0 for those left to the
+    cone sweep's other structures), all free."""
+    rows = np.zeros((len(cones), FIELDS), dtype=np.int64)
     slots = words = 0
     for j, row in enumerate(cones.tolist()):
         kind = shear(row)
@@ -96,13 +105,34 @@ def layout(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[np.ndarray, int, 
         w1 = (w0 + 63) >> 6
         w2 = (w1 + 63) >> 6
         entry = _opens(row, int(kc[j]), n)
-        meta[j] = (
+        rows[j] = (
             kind, s1, t1, s2, t2, m, size, s1 * n if kind == PLAIN else n,
             slots, words, w0, words + m * w0, w1, words + m * (w0 + w1), w2, entry,
         )  # fmt: skip
         slots += m * size
         words += m * (w0 + w1 + w2)
-    return meta, slots, words
+    heads = HEADER + FIELDS * len(cones)
+    ws = np.zeros(heads + n + 3 * slots, dtype=np.int64)  # untouched pages: free
+    ws[NCONES], ws[SIDE], ws[HEADS], ws[SLOTS] = len(cones), n, heads, heads + n
+    ws[HEADER:heads] = rows.ravel()
+    return ws, np.zeros(max(words, 1), dtype=np.uint64)
+
+
+def nbytes(n: int, cones: np.ndarray) -> int:
+    """The bytes :func:`layout` allocates."""
+    total = 8 * n
+    for row in cones.tolist():
+        kind = shear(row)
+        if kind:
+            size = (row[0] + 1) * n if kind == PLAIN else (row[2] + 1) * n
+            total += row[5] * (24 * size + size // 8 + 64)
+    return total
+
+
+@njit(cache=True, inline="always")
+def field(ws, j, f):
+    """Field f of cone j."""
+    return ws[HEADER + j * FIELDS + f]
 
 
 @njit(cache=True, inline="always")
@@ -128,14 +158,14 @@ def _upto(b):
     return ~np.uint64(0) >> np.uint64(63 - b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set(bits, b0, b1, b2, key):
     bits[b0 + (key >> 6)] |= _bit(key & 63)
     bits[b1 + (key >> 12)] |= _bit((key >> 6) & 63)
     bits[b2 + (key >> 18)] |= _bit((key >> 12) & 63)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clear(bits, b0, b1, b2, key):
     bits[b0 + (key >> 6)] &= ~_bit(key & 63)
     if bits[b0 + (key >> 6)] == 0:
@@ -169,7 +199,7 @@ def _pred(bits, b0, b1, b2, key):
     return (i0 << 6) + _top(bits[b0 + i0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _succ(bits, b0, b1, b2, w2, size, key):
     """The smallest set key > key (below size), or -1."""
     key += 1
@@ -196,168 +226,180 @@ def _succ(bits, b0, b1, b2, w2, size, key):
 
 
 @njit(cache=True, inline="always")
-def _left(meta, j, lk, x):
+def _left(kind, s1, t1, s2, t2, lk, x):
     """The lowest row of a member with lower key lk in column x."""
-    if meta[j, KIND] == 1:
-        return lk + meta[j, S1] * x + meta[j, T1]
-    return -((meta[j, T2] - lk - x) // meta[j, S2])
+    if kind == 1:
+        return lk + s1 * x + t1
+    return -((t2 - lk - x) // s2)
 
 
 @njit(cache=True, inline="always")
-def _right(meta, j, rk, x):
+def _right(kind, s1, t1, s2, t2, rk, x):
     """The highest row of a member with upper key rk in column x."""
-    if meta[j, KIND] == 1:
-        return rk + meta[j, S2] * x + meta[j, T2]
-    if meta[j, S1] == 0:
+    if kind == 1:
+        return rk + s2 * x + t2
+    if s1 == 0:
         return INF
-    return rk + x - meta[j, T1]
+    return rk + x - t1
 
 
 @njit(cache=True, inline="always")
-def _touch(meta, j, c, ra, lb, x):
+def _touch(ws, j, c, ra, lb, x):
     """Do a component with upper key ra and one with lower key lb above it
     leave no row of class c between them in column x?"""
-    m = meta[j, MOD]
-    top = _right(meta, j, ra, x)
+    kind, s1, t1, s2, t2, m = (
+        field(ws, j, KIND), field(ws, j, S1), field(ws, j, T1), field(ws, j, S2),
+        field(ws, j, T2), field(ws, j, MOD),
+    )  # fmt: skip
+    top = _right(kind, s1, t1, s2, t2, ra, x)
     if top >= INF:
         return True
     top -= (top - x - c) % m
-    low = _left(meta, j, lb, x)
+    low = _left(kind, s1, t1, s2, t2, lb, x)
     low += (x + c - low) % m
     return low <= top + m
 
 
 @njit(cache=True, inline="always")
-def _bases(meta, j, c):
+def _bases(ws, j, c):
     """Class c's first slot and its bitset's three levels."""
     return (
-        meta[j, SLOT] + c * meta[j, SIZE],
-        meta[j, B0] + c * meta[j, W0],
-        meta[j, B1] + c * meta[j, W1],
-        meta[j, B2] + c * meta[j, W2],
+        field(ws, j, SLOT) + c * field(ws, j, SIZE),
+        field(ws, j, B0) + c * field(ws, j, W0),
+        field(ws, j, B1) + c * field(ws, j, W1),
+        field(ws, j, B2) + c * field(ws, j, W2),
     )
 
 
-@njit(cache=True)
-def _unlink(head, enext, eprev, s):
-    """Take slot s out of its column's event list (if in one)."""
-    p, q = eprev[s], enext[s]
-    if p == -1:
+@njit(cache=True, inline="always")
+def _unlink(ws, s):
+    """Take slot s out of its column's event list (if in one). A slot's
+    words: upper key, next (slot + 1, 0: none), previous (slot + 1, or
+    -1 - column when first, 0: in no list)."""
+    at = ws[SLOTS] + 3 * s
+    p, q = ws[at + 2], ws[at + 1]
+    if p == 0:
         return
-    if p < -1:
-        head[-2 - p] = q
+    if p < 0:
+        ws[ws[HEADS] - 1 - p] = q
     else:
-        enext[p] = q
-    if q >= 0:
-        eprev[q] = p
-    eprev[s] = -1
-    enext[s] = -1
+        ws[ws[SLOTS] + 3 * (p - 1) + 1] = q
+    if q > 0:
+        ws[ws[SLOTS] + 3 * (q - 1) + 2] = p
+    ws[at + 1] = 0
+    ws[at + 2] = 0
 
 
 @njit(cache=True)
-def _schedule(meta, j, c, key, x, n, rk, bits, head, enext, eprev):
+def _schedule(ws, bits, j, c, key, x):
     """Put the component at ``key`` in the list of the first column after x
     at which it touches its successor (nowhere if none below n)."""
-    slot, b0, b1, b2 = _bases(meta, j, c)
+    slot, b0, b1, b2 = _bases(ws, j, c)
     s = slot + key
-    _unlink(head, enext, eprev, s)
-    nb = _succ(bits, b0, b1, b2, meta[j, W2], meta[j, SIZE], key)
+    _unlink(ws, s)
+    nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
     if nb < 0:
         return
-    ra, lb = rk[s], nb - meta[j, OFF]
-    lo, step = x, 1  # the test is false at lo, monotone in the column
+    n = ws[SIDE]
+    ra, lb = ws[ws[SLOTS] + 3 * s], nb - field(ws, j, OFF)
+    lo, step = x, 1  # the test is false at lo and monotone in the column
     hi = x + 1
-    while hi < n and not _touch(meta, j, c, ra, lb, hi):
+    while hi < n and not _touch(ws, j, c, ra, lb, hi):
         lo = hi
         step *= 2
         hi = lo + step
     if hi >= n:
-        if not _touch(meta, j, c, ra, lb, n - 1):
+        if not _touch(ws, j, c, ra, lb, n - 1):
             return
         hi = n - 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _touch(meta, j, c, ra, lb, mid):
+        if _touch(ws, j, c, ra, lb, mid):
             hi = mid
         else:
             lo = mid
-    q = head[hi]
-    enext[s], eprev[s] = q, -2 - hi
-    if q >= 0:
-        eprev[q] = s
-    head[hi] = s
+    q = ws[ws[HEADS] + hi]
+    at = ws[SLOTS] + 3 * s
+    ws[at + 1], ws[at + 2] = q, -1 - hi
+    if q > 0:
+        ws[ws[SLOTS] + 3 * (q - 1) + 2] = s + 1
+    ws[ws[HEADS] + hi] = s + 1
 
 
 @njit(cache=True)
-def _absorb(meta, j, c, key, x, rk, bits, head, enext, eprev):
+def _absorb(ws, bits, j, c, key, x):
     """Merge into the component at ``key`` the successors it touches."""
-    slot, b0, b1, b2 = _bases(meta, j, c)
+    slot, b0, b1, b2 = _bases(ws, j, c)
+    at = ws[SLOTS] + 3 * (slot + key)
     while True:
-        nb = _succ(bits, b0, b1, b2, meta[j, W2], meta[j, SIZE], key)
-        if nb < 0 or not _touch(meta, j, c, rk[slot + key], nb - meta[j, OFF], x):
+        nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
+        if nb < 0 or not _touch(ws, j, c, ws[at], nb - field(ws, j, OFF), x):
             return
-        if rk[slot + nb] > rk[slot + key]:
-            rk[slot + key] = rk[slot + nb]
+        ws[at] = max(ws[at], ws[ws[SLOTS] + 3 * (slot + nb)])
         _clear(bits, b0, b1, b2, nb)
-        _unlink(head, enext, eprev, slot + nb)
+        _unlink(ws, slot + nb)
 
 
 @njit(cache=True)
-def insert(meta, j, x, xo, yo, n, rk, bits, head, enext, eprev):
+def insert(ws, bits, j, x, xo, yo):
     """The P-position (xo, yo) joins cone j's components in column x."""
-    m = meta[j, MOD]
-    c = (yo - xo) % m
-    if meta[j, KIND] == 1:
-        lk, r = yo - meta[j, S1] * xo, yo - meta[j, S2] * xo
+    c = (yo - xo) % field(ws, j, MOD)
+    if field(ws, j, KIND) == 1:
+        lk, r = yo - field(ws, j, S1) * xo, yo - field(ws, j, S2) * xo
     else:
-        lk, r = meta[j, S2] * yo - xo, yo - xo
-    key = lk + meta[j, OFF]
-    slot, b0, b1, b2 = _bases(meta, j, c)
+        lk, r = field(ws, j, S2) * yo - xo, yo - xo
+    key = lk + field(ws, j, OFF)
+    slot, b0, b1, b2 = _bases(ws, j, c)
     a = _pred(bits, b0, b1, b2, key)
-    if a >= 0 and (a == key or _touch(meta, j, c, rk[slot + a], lk, x)):
-        if r > rk[slot + a]:
-            rk[slot + a] = r
+    at = ws[SLOTS] + 3 * (slot + a)
+    if a >= 0 and (a == key or _touch(ws, j, c, ws[at], lk, x)):
+        ws[at] = max(ws[at], r)
         comp = a
     else:
         _set(bits, b0, b1, b2, key)
-        rk[slot + key] = r
-        enext[slot + key], eprev[slot + key] = -1, -1
+        ws[ws[SLOTS] + 3 * (slot + key)] = r
         comp = key
-    _absorb(meta, j, c, comp, x, rk, bits, head, enext, eprev)
-    _schedule(meta, j, c, comp, x, n, rk, bits, head, enext, eprev)
+    _absorb(ws, bits, j, c, comp, x)
+    _schedule(ws, bits, j, c, comp, x)
     if a >= 0 and comp != a:  # a's successor is new
-        _schedule(meta, j, c, a, x, n, rk, bits, head, enext, eprev)
-
-
-@njit(cache=True)
-def merge_due(meta, x, n, rk, bits, head, enext, eprev):
-    """Merge the neighbours that touch from column x on (their events)."""
-    while head[x] >= 0:
-        s = head[x]
-        _unlink(head, enext, eprev, s)
-        j = 0  # the cone whose slots hold s
-        while not meta[j, KIND] or s >= meta[j, SLOT] + meta[j, MOD] * meta[j, SIZE]:
-            j += 1
-        c = (s - meta[j, SLOT]) // meta[j, SIZE]
-        key = s - meta[j, SLOT] - c * meta[j, SIZE]
-        _absorb(meta, j, c, key, x, rk, bits, head, enext, eprev)
-        _schedule(meta, j, c, key, x, n, rk, bits, head, enext, eprev)
+        _schedule(ws, bits, j, c, a, x)
 
 
 @njit(cache=True, inline="always")
-def last_blocked(meta, j, x, y, rk, bits):
+def _end(ws, j):
+    """The slot after cone j's."""
+    return field(ws, j, SLOT) + field(ws, j, MOD) * field(ws, j, SIZE)
+
+
+@njit(cache=True)
+def merge_due(ws, bits, x):
+    """Merge the neighbours that touch from column x on (their events)."""
+    while ws[ws[HEADS] + x] > 0:
+        s = ws[ws[HEADS] + x] - 1
+        _unlink(ws, s)
+        j = 0  # the cone whose slots hold s
+        while not field(ws, j, KIND) or s >= _end(ws, j):
+            j += 1
+        c = (s - field(ws, j, SLOT)) // field(ws, j, SIZE)
+        key = s - field(ws, j, SLOT) - c * field(ws, j, SIZE)
+        _absorb(ws, bits, j, c, key, x)
+        _schedule(ws, bits, j, c, key, x)
+
+
+@njit(cache=True, inline="always")
+def last_blocked(ws, bits, j, x, y):
     """The last row of column x that cone j's components block from (x, y)
     on in y's class (-1 if they leave (x, y) free; INF: the whole column)."""
-    m = meta[j, MOD]
+    kind, s1, t1, s2, t2, m = (
+        field(ws, j, KIND), field(ws, j, S1), field(ws, j, T1), field(ws, j, S2),
+        field(ws, j, T2), field(ws, j, MOD),
+    )  # fmt: skip
     c = (y - x) % m
-    if meta[j, KIND] == 1:
-        lk = y - meta[j, S1] * x - meta[j, T1]
-    else:
-        lk = meta[j, S2] * y - x + meta[j, T2]
-    key = min(lk + meta[j, OFF], meta[j, SIZE] - 1)
-    slot, b0, b1, b2 = _bases(meta, j, c)
+    lk = y - s1 * x - t1 if kind == 1 else s2 * y - x + t2
+    key = min(lk + field(ws, j, OFF), field(ws, j, SIZE) - 1)
+    slot, b0, b1, b2 = _bases(ws, j, c)
     a = _pred(bits, b0, b1, b2, key)
     if a < 0:
         return -1
-    top = _right(meta, j, rk[slot + a], x)
+    top = _right(kind, s1, t1, s2, t2, ws[ws[SLOTS] + 3 * (slot + a)], x)
     return top if top >= y else -1
