@@ -293,8 +293,20 @@ def _blocked(
 
 def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
-    the wedges' components (:mod:`catalog.compute.wedges`)."""
+    the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
+    in Fenwick trees when their components would pass the budget and the
+    trees would not (they take 16 bytes a key, the components 32 a key
+    divided by m)."""
     kinds = [wedges.shear(row) for row in cones.tolist()]
+    need = _tree_bytes(n, cones, kinds) + wedges.nbytes(n, cones, kinds)
+    if need > TREE_BUDGET:
+        kinds = [0] * len(kinds)
+        need = _tree_bytes(n, cones, kinds) + wedges.nbytes(n, cones, kinds)
+    if need > TREE_BUDGET:
+        raise ValueError(
+            f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
+            "use the dense engine or a smaller n"
+        )
     delay = np.ones(len(cones), dtype=np.int64)
     shift = np.zeros(len(cones), dtype=np.int64)
     tsize = np.zeros(len(cones), dtype=np.int64)
@@ -306,26 +318,9 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
         elif hi:
             delay[j] = max(1, t2 + 1)
         shift[j] = s1 * n
-        if kinds[j]:
-            tsize[j] = 0  # kept as components instead
-        elif hi and not mirror and s1 == s2:
-            tsize[j] = (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
-        elif not hi and not mirror:
-            tsize[j] = 0  # one value a class: the least u'
-        elif not hi:
-            tsize[j] = n  # over y'
-        elif mirror:
-            tsize[j] = (s2 + 1) * n  # over n - 1 - v'
-        else:
-            tsize[j] = (s1 + 1) * n  # over u' + s1 n
+        tsize[j] = _tree_size(n, [s1, _t1, s2, t2, hi, m, mirror], kinds[j])
         tbase[j] = total
         total += m * (tsize[j] + 1)
-    need = 16 * total + wedges.nbytes(n, cones)
-    if need > TREE_BUDGET:
-        raise ValueError(
-            f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
-            "use the dense engine or a smaller n"
-        )
     tv = np.full(total, NEG, dtype=np.int64)
     for j, row in enumerate(cones.tolist()):
         if kinds[j]:
@@ -335,8 +330,32 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
         elif row[4] and not row[6] and row[0] == row[2]:
             # a band: every line free
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
-    ws, bits = wedges.layout(n, cones, kc)
+    ws, bits = wedges.layout(n, cones, kc, kinds)
     return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), ws, bits
+
+
+def _tree_size(n: int, row: list[int], kind: int) -> int:
+    """Positions of cone ``row``'s tree in each class."""
+    s1, _t1, s2, _t2, hi, m, mirror = row
+    if kind:
+        return 0  # kept as components instead
+    if hi and not mirror and s1 == s2:
+        return (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
+    if not hi and not mirror:
+        return 0  # one value a class: the least u'
+    if not hi:
+        return n  # over y'
+    if mirror:
+        return (s2 + 1) * n  # over n - 1 - v'
+    return (s1 + 1) * n  # over u' + s1 n
+
+
+def _tree_bytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
+    """Bytes of the trees (two int64 arrays)."""
+    rows = cones.tolist()
+    return 16 * sum(
+        r[5] * (_tree_size(n, r, k) + 1) for r, k in zip(rows, kinds, strict=True)
+    )
 
 
 def cone_sweep_p_positions(

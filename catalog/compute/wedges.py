@@ -56,6 +56,8 @@ HEADER = 8
 # A cone's fields.
 KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY = range(16)
 FIELDS = 16
+#: Words a component slot.
+WORDS = 4
 PLAIN, MIRRORED = 1, 2
 
 
@@ -90,17 +92,35 @@ def _opens(row: Any, kc: int, n: int) -> int:
     return n
 
 
-def layout(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``ws`` and the bitsets for the cones (kind 0 for those left to the
-    cone sweep's other structures), all free."""
+def _size(row: list[int], kind: int, n: int) -> int:
+    """Lower keys a class: the range of Lk, divided by m (see :func:`insert`)."""
+    s1, _t1, s2, _t2, _hi, m, _mirror = row
+    return ((s1 + 1) * n if kind == PLAIN else (s2 + 1) * n) // m + 1
+
+
+def nbytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
+    """The bytes :func:`layout` allocates for these kinds."""
+    total = 8 * n
+    for row, kind in zip(cones.tolist(), kinds, strict=True):
+        if kind:
+            size = _size(row, kind, n)
+            total += row[5] * (8 * WORDS * size + size // 8 + 64)
+    return total
+
+
+def layout(
+    n: int, cones: np.ndarray, kc: np.ndarray, kinds: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``ws`` and the bitsets for the cones of a non-zero kind (the others
+    are left to the cone sweep's other structures), all free."""
     rows = np.zeros((len(cones), FIELDS), dtype=np.int64)
     slots = words = 0
     for j, row in enumerate(cones.tolist()):
-        kind = shear(row)
+        kind = kinds[j]
         if not kind:
             continue
         s1, t1, s2, t2, _hi, m, _mirror = row
-        size = (s1 + 1) * n if kind == PLAIN else (s2 + 1) * n
+        size = _size(row, kind, n)
         w0 = (size + 63) >> 6
         w1 = (w0 + 63) >> 6
         w2 = (w1 + 63) >> 6
@@ -112,21 +132,10 @@ def layout(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[np.ndarray, np.nd
         slots += m * size
         words += m * (w0 + w1 + w2)
     heads = HEADER + FIELDS * len(cones)
-    ws = np.zeros(heads + n + 3 * slots, dtype=np.int64)  # untouched pages: free
+    ws = np.zeros(heads + n + WORDS * slots, dtype=np.int64)  # untouched: free
     ws[NCONES], ws[SIDE], ws[HEADS], ws[SLOTS] = len(cones), n, heads, heads + n
     ws[HEADER:heads] = rows.ravel()
     return ws, np.zeros(max(words, 1), dtype=np.uint64)
-
-
-def nbytes(n: int, cones: np.ndarray) -> int:
-    """The bytes :func:`layout` allocates."""
-    total = 8 * n
-    for row in cones.tolist():
-        kind = shear(row)
-        if kind:
-            size = (row[0] + 1) * n if kind == PLAIN else (row[2] + 1) * n
-            total += row[5] * (24 * size + size // 8 + 64)
-    return total
 
 
 @njit(cache=True, inline="always")
@@ -272,22 +281,28 @@ def _bases(ws, j, c):
 
 
 @njit(cache=True, inline="always")
+def _at(ws, s):
+    """Where slot s's words start: upper key, lower key, next event (slot
+    + 1, 0: none), previous (slot + 1, -1 - column when first, 0: in no
+    list)."""
+    return ws[SLOTS] + WORDS * s
+
+
+@njit(cache=True, inline="always")
 def _unlink(ws, s):
-    """Take slot s out of its column's event list (if in one). A slot's
-    words: upper key, next (slot + 1, 0: none), previous (slot + 1, or
-    -1 - column when first, 0: in no list)."""
-    at = ws[SLOTS] + 3 * s
-    p, q = ws[at + 2], ws[at + 1]
+    """Take slot s out of its column's event list (if in one)."""
+    at = _at(ws, s)
+    p, q = ws[at + 3], ws[at + 2]
     if p == 0:
         return
     if p < 0:
         ws[ws[HEADS] - 1 - p] = q
     else:
-        ws[ws[SLOTS] + 3 * (p - 1) + 1] = q
+        ws[_at(ws, p - 1) + 2] = q
     if q > 0:
-        ws[ws[SLOTS] + 3 * (q - 1) + 2] = p
-    ws[at + 1] = 0
+        ws[_at(ws, q - 1) + 3] = p
     ws[at + 2] = 0
+    ws[at + 3] = 0
 
 
 @njit(cache=True)
@@ -301,7 +316,7 @@ def _schedule(ws, bits, j, c, key, x):
     if nb < 0:
         return
     n = ws[SIDE]
-    ra, lb = ws[ws[SLOTS] + 3 * s], nb - field(ws, j, OFF)
+    ra, lb = ws[_at(ws, s)], ws[_at(ws, slot + nb) + 1]
     lo, step = x, 1  # the test is false at lo and monotone in the column
     hi = x + 1
     while hi < n and not _touch(ws, j, c, ra, lb, hi):
@@ -319,10 +334,10 @@ def _schedule(ws, bits, j, c, key, x):
         else:
             lo = mid
     q = ws[ws[HEADS] + hi]
-    at = ws[SLOTS] + 3 * s
-    ws[at + 1], ws[at + 2] = q, -1 - hi
+    at = _at(ws, s)
+    ws[at + 2], ws[at + 3] = q, -1 - hi
     if q > 0:
-        ws[ws[SLOTS] + 3 * (q - 1) + 2] = s + 1
+        ws[_at(ws, q - 1) + 3] = s + 1
     ws[ws[HEADS] + hi] = s + 1
 
 
@@ -330,34 +345,44 @@ def _schedule(ws, bits, j, c, key, x):
 def _absorb(ws, bits, j, c, key, x):
     """Merge into the component at ``key`` the successors it touches."""
     slot, b0, b1, b2 = _bases(ws, j, c)
-    at = ws[SLOTS] + 3 * (slot + key)
+    at = _at(ws, slot + key)
     while True:
         nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
-        if nb < 0 or not _touch(ws, j, c, ws[at], nb - field(ws, j, OFF), x):
+        if nb < 0:
             return
-        ws[at] = max(ws[at], ws[ws[SLOTS] + 3 * (slot + nb)])
+        other = _at(ws, slot + nb)
+        if not _touch(ws, j, c, ws[at], ws[other + 1], x):
+            return
+        ws[at] = max(ws[at], ws[other])
         _clear(bits, b0, b1, b2, nb)
         _unlink(ws, slot + nb)
 
 
 @njit(cache=True)
 def insert(ws, bits, j, x, xo, yo):
-    """The P-position (xo, yo) joins cone j's components in column x."""
-    c = (yo - xo) % field(ws, j, MOD)
+    """The P-position (xo, yo) joins cone j's components in column x.
+
+    A class's keys are the lower keys divided by m: two components whose
+    lower keys are that close have lowest rows at most m apart, so they
+    touch and are one."""
+    m = field(ws, j, MOD)
+    c = (yo - xo) % m
     if field(ws, j, KIND) == 1:
         lk, r = yo - field(ws, j, S1) * xo, yo - field(ws, j, S2) * xo
     else:
         lk, r = field(ws, j, S2) * yo - xo, yo - xo
-    key = lk + field(ws, j, OFF)
+    key = (lk + field(ws, j, OFF)) // m
     slot, b0, b1, b2 = _bases(ws, j, c)
     a = _pred(bits, b0, b1, b2, key)
-    at = ws[SLOTS] + 3 * (slot + a)
+    at = _at(ws, slot + a)
     if a >= 0 and (a == key or _touch(ws, j, c, ws[at], lk, x)):
         ws[at] = max(ws[at], r)
+        ws[at + 1] = min(ws[at + 1], lk)
         comp = a
     else:
         _set(bits, b0, b1, b2, key)
-        ws[ws[SLOTS] + 3 * (slot + key)] = r
+        at = _at(ws, slot + key)
+        ws[at], ws[at + 1] = r, lk
         comp = key
     _absorb(ws, bits, j, c, comp, x)
     _schedule(ws, bits, j, c, comp, x)
@@ -395,11 +420,15 @@ def last_blocked(ws, bits, j, x, y):
         field(ws, j, T2), field(ws, j, MOD),
     )  # fmt: skip
     c = (y - x) % m
-    lk = y - s1 * x - t1 if kind == 1 else s2 * y - x + t2
-    key = min(lk + field(ws, j, OFF), field(ws, j, SIZE) - 1)
+    lk = y - s1 * x - t1 if kind == 1 else s2 * y - x + t2  # lower keys <= lk
+    key = lk + field(ws, j, OFF)
+    if key < 0:
+        return -1
     slot, b0, b1, b2 = _bases(ws, j, c)
-    a = _pred(bits, b0, b1, b2, key)
+    a = _pred(bits, b0, b1, b2, min(key // m, field(ws, j, SIZE) - 1))
+    if a >= 0 and ws[_at(ws, slot + a) + 1] > lk:
+        a = _pred(bits, b0, b1, b2, a - 1)
     if a < 0:
         return -1
-    top = _right(kind, s1, t1, s2, t2, ws[ws[SLOTS] + 3 * (slot + a)], x)
+    top = _right(kind, s1, t1, s2, t2, ws[_at(ws, slot + a)], x)
     return top if top >= y else -1
