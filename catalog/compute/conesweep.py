@@ -226,6 +226,8 @@ def _sweep(
                                         last = end
                     if last >= nxt:
                         nxt = last + 1
+                        if nxt >= best:  # the other cones cannot matter
+                            break
                 if nxt == y:
                     if others and _blocked(
                         x, y, rays, used, lbase, n, moves, col, fp_start, fp_y,
