@@ -121,15 +121,14 @@ def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
     return yp + s2 * k + t2 if hi else INF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
-    moves, fp_start, fp_y, fn_start, fn_y, col,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module."""
     nc = cones.shape[0]
-    rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     forced_cols = fp_start.size - 1
     # Only then is _blocked called (a call counts its arrays' references).
     others = fn_y.size > 0 or rays.shape[0] > 0 or moves.shape[0] > 0
@@ -273,7 +272,7 @@ def _line_index(x, y, ray, base, n):
     return base + (y * p - x * q + q * n) * g + (x // p) % g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _blocked(
     x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
 ):
@@ -437,6 +436,7 @@ def cone_sweep_p_positions(
     _sweep(
         n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
         fp_start, fp_y, fn_start, fn_y, col,
+        np.zeros(n + big_m + 1, dtype=np.int64),  # rows: distances, 0 = free
     )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x

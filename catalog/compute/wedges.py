@@ -305,7 +305,7 @@ def _unlink(ws, s):
     ws[at + 3] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _schedule(ws, bits, j, c, key, x):
     """Put the component at ``key`` in the list of the first column after x
     at which it touches its successor (nowhere if none below n)."""
@@ -341,7 +341,7 @@ def _schedule(ws, bits, j, c, key, x):
     ws[ws[HEADS] + hi] = s + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _absorb(ws, bits, j, c, key, x):
     """Merge into the component at ``key`` the successors it touches."""
     slot, b0, b1, b2 = _bases(ws, j, c)
@@ -358,7 +358,7 @@ def _absorb(ws, bits, j, c, key, x):
         _unlink(ws, slot + nb)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def insert(ws, bits, j, x, xo, yo):
     """The P-position (xo, yo) joins cone j's components in column x.
 
@@ -396,7 +396,7 @@ def _end(ws, j):
     return field(ws, j, SLOT) + field(ws, j, MOD) * field(ws, j, SIZE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def merge_due(ws, bits, x):
     """Merge the neighbours that touch from column x on (their events)."""
     while ws[ws[HEADS] + x] > 0:
