@@ -15,6 +15,11 @@ lets the candidate y pass or names a row below which every row of its class
 stays blocked, where the search goes on. A cone blocks (x, y) iff some
 earlier P-position (x', y') lies in its wedge:
 
+- a wedge (both lines, s1 < s2; mirrored, s1 <= 1 <= s2): growing, merging
+  components of each class (:mod:`catalog.compute.wedges`), one predecessor
+  search a query and O(1) amortised a column; the structures below are for
+  the other cones (and for wedges whose components would pass
+  :data:`TREE_BUDGET` when the trees would not).
 - plain cone, k = x - x', l = y - y': with u' = y' - s1 x' and v' = y' - s2 x',
   u' <= y - s1 x - t1, v' >= y - s2 x - t2 (has_hi) and y' - x' ≡ y - x (mod m).
   Past k >= kc, l >= 1 follows, so the P-positions enter a structure kc
@@ -38,6 +43,11 @@ earlier P-position (x', y') lies in its wedge:
 Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
 moves look at the P-positions of column x - a, and forced N cells are looked
 up; each sends the search one row of the class up.
+
+The sweep and the wedges' functions are compiled without numba's reference
+counts (``_nrt=False``: they allocate nothing, the caller hands them every
+array). With them, each call and each inlined helper taking arrays paid an
+atomic increment and decrement per array, which was most of a column's time.
 
 References
 ----------
@@ -179,8 +189,7 @@ def _sweep(
                 nxt = y
                 for j in range(nc):
                     # The last row cone j blocks from (x, y) on in y's class
-                    # (-1: none), written out here: a function taking these
-                    # arrays would count references on each call.
+                    # (-1: none; INF: the rest of the column).
                     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
                     c = (y - x) % m
                     b = tbase[j] + c * (tsize[j] + 1)
@@ -398,13 +407,18 @@ def cone_sweep_p_positions(
     Notes
     -----
     Time per column: for each class of rows mod M (M = lcm of the mods),
-    a union-find find and, per cone and jump, a Fenwick query (O(log n)) and
-    a look at the cone's delay columns (kc - 1, or t2 for a mirrored cone
-    with an upper bound); each extra-ray, move or forced-N hit costs one
-    more step. Memory: 8 (n + M) bytes of rows, 8 n of columns, per cone
-    16 m ((s1 + 1) n) bytes of trees with an upper bound (16 m n mirrored
-    without one, 16 m plain without one), per extra ray (a, b) = g (p, q)
-    g (p + q) n bytes of lines.
+    a union-find find and, per cone and jump, a query: O(1) for a band or a
+    plain cone without an upper line, a predecessor search in a three-level
+    bitset for a wedge (its inserts and merges amortised O(1) a P-position),
+    a Fenwick query (O(log n)) for the other cones, and a look at the
+    cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
+    bound); each extra-ray, move or forced-N hit costs one more step.
+    Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
+    key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
+    mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
+    of trees with an upper bound (16 m n mirrored without one, 16 m plain
+    without one), per extra ray (a, b) = g (p, q) g (p + q) n bytes of
+    lines.
 
     Examples
     --------

@@ -37,6 +37,11 @@ cone's row of fields, each column's first event, then three words a slot:
 upper key, next and previous event, 0 meaning none), so a compiled call
 passes two arrays: numba counts a reference for each array argument, with an
 atomic instruction, on every call.
+
+References
+----------
+.. [1] A. S. Fraenkel, "Heap games, numeration systems and sequences",
+   Annals of Combinatorics 2 (1998) 197–210 ((s,t)-Wythoff: two wedges).
 """
 
 from __future__ import annotations
