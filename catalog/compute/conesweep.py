@@ -15,6 +15,11 @@ lets the candidate y pass or names a row below which every row of its class
 stays blocked, where the search goes on. A cone blocks (x, y) iff some
 earlier P-position (x', y') lies in its wedge:
 
+- a wedge (both lines, s1 < s2; mirrored, s1 <= 1 <= s2): growing, merging
+  components of each class (:mod:`catalog.compute.wedges`), one predecessor
+  search a query and O(1) amortised a column; the structures below are for
+  the other cones (and for wedges whose components would pass
+  :data:`TREE_BUDGET` when the trees would not).
 - plain cone, k = x - x', l = y - y': with u' = y' - s1 x' and v' = y' - s2 x',
   u' <= y - s1 x - t1, v' >= y - s2 x - t2 (has_hi) and y' - x' ≡ y - x (mod m).
   Past k >= kc, l >= 1 follows, so the P-positions enter a structure kc
@@ -39,6 +44,11 @@ Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
 moves look at the P-positions of column x - a, and forced N cells are looked
 up; each sends the search one row of the class up.
 
+The sweep and the wedges' functions are compiled without numba's reference
+counts (``_nrt=False``: they allocate nothing, the caller hands them every
+array). With them, each call and each inlined helper taking arrays paid an
+atomic increment and decrement per array, which was most of a column's time.
+
 References
 ----------
 .. [1] A. S. Fraenkel, Amer. Math. Monthly 89 (1982) 353–361 (a-Wythoff).
@@ -54,9 +64,11 @@ from typing import Any
 
 import numpy as np
 
+from catalog.compute import wedges
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _contains, _csr, _find
 from catalog.compute.ruleset import rules
+from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, merge_due
 
 INF = np.iinfo(np.int64).max // 4
 NEG = -INF
@@ -119,26 +131,33 @@ def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
     return yp + s2 * k + t2 if hi else INF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sweep(
-    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, rays, used, lbase, moves,
-    fp_start, fp_y, fn_start, fn_y, col,
+    n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module."""
     nc = cones.shape[0]
-    rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     forced_cols = fp_start.size - 1
+    # Only then is _blocked called (a call counts its arrays' references).
+    others = fn_y.size > 0 or rays.shape[0] > 0 or moves.shape[0] > 0
     for x in range(n):
+        if ws[ws[wedges.HEADS] + x]:
+            merge_due(ws, bits, x)
         # P-positions old enough for each cone's structure enter it.
         for j in range(nc):
-            xo = x - delay[j]
+            wedge = field(ws, j, KIND) != 0
+            xo = x - (field(ws, j, ENTRY) if wedge else delay[j])
             if xo < 0:
                 continue
-            s1, t1, s2, t2, hi, m, mirror = cones[j]
+            s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
             for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
                 yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
                 if yo < 0:
+                    continue
+                if wedge:
+                    insert(ws, bits, j, x, xo, yo)
                     continue
                 c = (yo - xo) % m
                 b = tbase[j] + c * (tsize[j] + 1)
@@ -169,15 +188,59 @@ def _sweep(
                     break
                 nxt = y
                 for j in range(nc):
-                    last = _cone_last(
-                        j, x, y, n, cones, delay, shift, tbase, tsize, tv, tu, col,
-                        fp_start, fp_y, forced_cols,
-                    )  # fmt: skip
+                    # The last row cone j blocks from (x, y) on in y's class
+                    # (-1: none; INF: the rest of the column).
+                    s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
+                    c = (y - x) % m
+                    b = tbase[j] + c * (tsize[j] + 1)
+                    last = -1
+                    if field(ws, j, KIND):  # a wedge's components
+                        last = last_blocked(ws, bits, j, x, y)
+                    elif hi and not mirror and s1 == s2:
+                        top = tsize[j] + 1 - m
+                        w = y - s1 * x + shift[j]
+                        w1 = _find(tv, b, w, top, None)
+                        last = INF if w1 >= top else y + (w1 - w) - 1
+                    elif not hi and not mirror:
+                        if tv[b] <= y - s1 * x - t1:
+                            last = INF
+                    elif not hi:
+                        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
+                        if w > NEG and u <= x - s1 * y - t1:
+                            last = INF if s1 == 0 else (x - t1 - u) // s1
+                    elif mirror:  # the least u' over v' >= v0 reaches the farthest
+                        p = n - 1 - (x - s2 * y - t2)
+                        if p >= 0:
+                            w, u = _fen_best(tv, tu, b, tsize[j], p)
+                            if w > NEG and u <= x - s1 * y - t1:
+                                last = INF if s1 == 0 else (x - t1 - u) // s1
+                    else:  # the largest v' over u' <= u0 reaches the farthest
+                        p = y - s1 * x - t1 + shift[j]
+                        if p >= 0:
+                            v, u = _fen_best(tv, tu, b, tsize[j], p)
+                            if v >= y - s2 * x - t2:
+                                last = v + s2 * x + t2
+                    if last < INF:
+                        for xo in range(
+                            max(0, x - delay[j] + 1), x
+                        ):  # the latest columns
+                            for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
+                                yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
+                                if yo >= 0:
+                                    end = _last_blocked(
+                                        s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo
+                                    )
+                                    if end > last:
+                                        last = end
                     if last >= nxt:
                         nxt = last + 1
+                        if nxt >= best:  # the other cones cannot matter
+                            break
                 if nxt == y:
-                    if _blocked(x, y, rays, used, lbase, n, moves, col, fp_start,
-                                fp_y, fn_start, fn_y, forced_cols):  # fmt: skip
+                    if others and _blocked(
+                        x, y, rays, used, lbase, n, moves, col, fp_start, fp_y,
+                        fn_start, fn_y, forced_cols,
+                    ):  # fmt: skip
                         nxt = y + 1
                     else:
                         best = y
@@ -196,6 +259,16 @@ def _sweep(
 
 
 @njit(cache=True, inline="always")
+def _row(cones, j):
+    """Cone j's row as a tuple (read element by element: a row view would
+    cost a reference count each time)."""
+    return (
+        cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3], cones[j, 4],
+        cones[j, 5], cones[j, 6],
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _nforced(fp_start, x, forced_cols):
     """How many forced P-positions column x holds."""
     return fp_start[x + 1] - fp_start[x] if x < forced_cols else 0
@@ -208,54 +281,7 @@ def _line_index(x, y, ray, base, n):
     return base + (y * p - x * q + q * n) * g + (x // p) % g
 
 
-@njit(cache=True)
-def _cone_last(
-    j, x, y, n, cones, delay, shift, tbase, tsize, tv, tu, col, fp_start, fp_y, fcols
-):
-    """The last row of column x that cone j blocks from (x, y) on, without
-    passing a row of y's class mod the cone's m that it does not block; -1
-    if (x, y) is free of it."""
-    s1, t1, s2, t2, hi, m, mirror = cones[j]
-    c = (y - x) % m
-    b = tbase[j] + c * (tsize[j] + 1)
-    last = -1
-    if hi and not mirror and s1 == s2:
-        top = tsize[j] + 1 - m
-        w = y - s1 * x + shift[j]
-        w1 = _find(tv, b, w, top, None)
-        if w1 >= top:
-            return INF
-        last = y + (w1 - w) - 1
-    elif not hi and not mirror:
-        if tv[b] <= y - s1 * x - t1:
-            return INF
-    elif not hi:
-        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
-        if w > NEG and u <= x - s1 * y - t1:
-            return INF if s1 == 0 else (x - t1 - u) // s1
-    elif mirror:  # the least u' over v' >= v0 reaches the farthest
-        p = n - 1 - (x - s2 * y - t2)
-        if p >= 0:
-            w, u = _fen_best(tv, tu, b, tsize[j], p)
-            if w > NEG and u <= x - s1 * y - t1:
-                last = INF if s1 == 0 else (x - t1 - u) // s1
-    else:  # the largest v' over u' <= u0 reaches the farthest
-        p = y - s1 * x - t1 + shift[j]
-        if p >= 0:
-            v, u = _fen_best(tv, tu, b, tsize[j], p)
-            if v >= y - s2 * x - t2:
-                last = v + s2 * x + t2
-    for xo in range(max(0, x - delay[j] + 1), x):  # the latest columns
-        for idx in range(-1, _nforced(fp_start, xo, fcols)):
-            yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
-            if yo >= 0:
-                end = _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo)
-                if end > last:
-                    last = end
-    return last
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _blocked(
     x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
 ):
@@ -276,7 +302,21 @@ def _blocked(
 
 
 def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
-    """Each cone's delay, u' shift and Fenwick trees (flat, per class)."""
+    """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
+    the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
+    in Fenwick trees when their components would pass the budget and the
+    trees would not (they take 16 bytes a key, the components 32 a key
+    divided by m)."""
+    kinds = [wedges.shear(row) for row in cones.tolist()]
+    need = _tree_bytes(n, cones, kinds) + wedges.nbytes(n, cones, kinds)
+    if need > TREE_BUDGET:
+        kinds = [0] * len(kinds)
+        need = _tree_bytes(n, cones, kinds) + wedges.nbytes(n, cones, kinds)
+    if need > TREE_BUDGET:
+        raise ValueError(
+            f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
+            "use the dense engine or a smaller n"
+        )
     delay = np.ones(len(cones), dtype=np.int64)
     shift = np.zeros(len(cones), dtype=np.int64)
     tsize = np.zeros(len(cones), dtype=np.int64)
@@ -288,31 +328,44 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
         elif hi:
             delay[j] = max(1, t2 + 1)
         shift[j] = s1 * n
-        if hi and not mirror and s1 == s2:
-            tsize[j] = (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
-        elif not hi and not mirror:
-            tsize[j] = 0  # one value a class: the least u'
-        elif not hi:
-            tsize[j] = n  # over y'
-        elif mirror:
-            tsize[j] = (s2 + 1) * n  # over n - 1 - v'
-        else:
-            tsize[j] = (s1 + 1) * n  # over u' + s1 n
+        tsize[j] = _tree_size(n, [s1, _t1, s2, t2, hi, m, mirror], kinds[j])
         tbase[j] = total
         total += m * (tsize[j] + 1)
-    if 16 * total > TREE_BUDGET:
-        raise ValueError(
-            f"the cones' trees need {16 * total} bytes (over {TREE_BUDGET}): "
-            "use the dense engine or a smaller n"
-        )
     tv = np.full(total, NEG, dtype=np.int64)
     for j, row in enumerate(cones.tolist()):
+        if kinds[j]:
+            continue
         if not row[4] and not row[6]:
             tv[tbase[j] : tbase[j] + row[5]] = INF  # the least u' of each class
         elif row[4] and not row[6] and row[0] == row[2]:
             # a band: every line free
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
-    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64)
+    ws, bits = wedges.layout(n, cones, kc, kinds)
+    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), ws, bits
+
+
+def _tree_size(n: int, row: list[int], kind: int) -> int:
+    """Positions of cone ``row``'s tree in each class."""
+    s1, _t1, s2, _t2, hi, m, mirror = row
+    if kind:
+        return 0  # kept as components instead
+    if hi and not mirror and s1 == s2:
+        return (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
+    if not hi and not mirror:
+        return 0  # one value a class: the least u'
+    if not hi:
+        return n  # over y'
+    if mirror:
+        return (s2 + 1) * n  # over n - 1 - v'
+    return (s1 + 1) * n  # over u' + s1 n
+
+
+def _tree_bytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
+    """Bytes of the trees (two int64 arrays)."""
+    rows = cones.tolist()
+    return 16 * sum(
+        r[5] * (_tree_size(n, r, k) + 1) for r, k in zip(rows, kinds, strict=True)
+    )
 
 
 def cone_sweep_p_positions(
@@ -354,13 +407,18 @@ def cone_sweep_p_positions(
     Notes
     -----
     Time per column: for each class of rows mod M (M = lcm of the mods),
-    a union-find find and, per cone and jump, a Fenwick query (O(log n)) and
-    a look at the cone's delay columns (kc - 1, or t2 for a mirrored cone
-    with an upper bound); each extra-ray, move or forced-N hit costs one
-    more step. Memory: 8 (n + M) bytes of rows, 8 n of columns, per cone
-    16 m ((s1 + 1) n) bytes of trees with an upper bound (16 m n mirrored
-    without one, 16 m plain without one), per extra ray (a, b) = g (p, q)
-    g (p + q) n bytes of lines.
+    a union-find find and, per cone and jump, a query: O(1) for a band or a
+    plain cone without an upper line, a predecessor search in a three-level
+    bitset for a wedge (its inserts and merges amortised O(1) a P-position),
+    a Fenwick query (O(log n)) for the other cones, and a look at the
+    cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
+    bound); each extra-ray, move or forced-N hit costs one more step.
+    Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
+    key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
+    mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
+    of trees with an upper bound (16 m n mirrored without one, 16 m plain
+    without one), per extra ray (a, b) = g (p, q) g (p + q) n bytes of
+    lines.
 
     Examples
     --------
@@ -392,10 +450,13 @@ def cone_sweep_p_positions(
     _sweep(
         n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
         fp_start, fp_y, fn_start, fn_y, col,
+        np.zeros(n + big_m + 1, dtype=np.int64),  # rows: distances, 0 = free
     )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
-    out = np.concatenate([np.column_stack([xs, col[xs]]), fp]).astype(np.int64)
-    out = np.unique(out, axis=0)  # sorted by x then y
+    out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x
+    if len(fp):  # a natural P-position lies below its column's forced ones
+        out = np.concatenate([out, np.unique(fp, axis=0)])
+        out = out[np.lexsort((out[:, 1], out[:, 0]))]
     return out
 
 

@@ -66,6 +66,16 @@ trailing_zeros = Intrinsic(
 )
 
 
+def _python_leading_zeros(value: int) -> int:
+    return 64 - (int(value) & (2**64 - 1)).bit_length()
+
+
+#: The count of leading zero bits of a 64-bit integer (64 for 0).
+leading_zeros = Intrinsic(
+    "numba.cpython.unsafe.numbers", "leading_zeros", _python_leading_zeros
+)
+
+
 def njit(*args: Any, **options: Any) -> Any:
     """``@njit`` or ``@njit(cache=True, …)``, as numba's, but deferred."""
     if args and callable(args[0]) and not options:

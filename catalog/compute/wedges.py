@@ -1,0 +1,439 @@
+"""Wedge cones of the cone sweep as growing, merging components.
+
+A wedge (a cone with both lines, s1 < s2, or a mirrored cone with an upper
+line) blocks in column x, from each earlier P-position (x', y'), the rows of
+one class y - x ≡ y' - x' (mod m) in an interval whose ends move with x. In
+the sheared coordinate w = y - σ x, with σ ≡ 1 (mod m) between the speeds of
+the two ends, the class is a fixed residue of w and every P-position's set
+only grows: its lower end never rises, its upper end never falls. So two
+sets that touch (no row of their class between them) touch for good, and the
+union of a class's sets is a sorted list of disjoint *components* that only
+grow and merge. A component is kept as the least lower key and the largest
+upper key of its members: an end is a monotone function of its key, so
+those two members give its ends at every later column.
+
+- plain wedge, σ in [s1, s2]: from k = x - x' on (k >= kc, so l >= 1), rows
+  [Lk + s1 x + t1, Rk + s2 x + t2] with Lk = y' - s1 x', Rk = y' - s2 x'.
+- mirrored, s1 <= 1 <= s2, σ = 1: from x - x' > t2 (so the row step k >= 1),
+  rows [ceil((Lk + x - t2) / s2), Rk + x - t1] with Lk = s2 y' - x',
+  Rk = y' - x' (no upper end when s1 = 0).
+
+The components of a class sit in a three-level bitset over lower keys
+(predecessor and successor in a few word reads), and each pair of neighbours
+has one event: the first column at which they touch, found by a galloping
+search on that monotone test and kept in a doubly linked list per column. A
+query ("the last row blocked from (x, y) on") is one predecessor search: the
+component with the largest lower end at or below y, whose upper end says how
+far its class is blocked. Every insertion and merge is paid once, so a
+column costs O(1) amortised plus its queries (no walk over earlier
+P-positions).
+
+A P-position enters its cone's components once its set is non-empty and its
+ends are in the linear regime above (``entry`` columns after its own); the
+cone sweep checks the younger ones directly.
+
+Everything but the bitsets lives in one int64 array ``ws`` (a header, each
+cone's row of fields, each column's first event, then three words a slot:
+upper key, next and previous event, 0 meaning none), so a compiled call
+passes two arrays: numba counts a reference for each array argument, with an
+atomic instruction, on every call.
+
+References
+----------
+.. [1] A. S. Fraenkel, "Heap games, numeration systems and sequences",
+   Annals of Combinatorics 2 (1998) 197–210 ((s,t)-Wythoff: two wedges).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from catalog.compute.jit import leading_zeros, njit, trailing_zeros
+
+INF = np.iinfo(np.int64).max // 4
+
+# The header of ``ws``: cone count, n, where the columns' events and the
+# slots start; then each cone's FIELDS words.
+NCONES, SIDE, HEADS, SLOTS = range(4)
+HEADER = 8
+# A cone's fields.
+KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY = range(16)
+FIELDS = 16
+#: Words a component slot.
+WORDS = 4
+PLAIN, MIRRORED = 1, 2
+
+
+def shear(row: Any) -> int:
+    """The component kind of a cone row [s1, t1, s2, t2, hi, m, mirror]:
+    :data:`PLAIN`, :data:`MIRRORED`, or 0 when no shear makes its sets grow
+    (a band, a cone without an upper line, a mirrored cone with s1 >= 2, a
+    plain one with no σ ≡ 1 (mod m) in [s1, s2])."""
+    s1, _t1, s2, _t2, hi, m, mirror = (int(v) for v in row)
+    if not hi or s1 == s2:
+        return 0
+    if mirror:
+        return MIRRORED if s1 <= 1 <= s2 else 0
+    return PLAIN if s2 - s1 >= (1 - s1) % m else 0
+
+
+def _opens(row: Any, kc: int, n: int) -> int:
+    """The first k = x - x' from which the cone's set is non-empty and its
+    ends linear (n if none below n)."""
+    s1, t1, s2, t2, _hi, m, mirror = (int(v) for v in row)
+    start = kc if not mirror else max(1, t2 + 1)
+    for big_x in range(start, n):
+        if mirror:
+            if s1 == 0 and big_x < t1:
+                continue
+            lo = -((t2 - big_x) // s2)
+            hi = INF if s1 == 0 else (big_x - t1) // s1
+        else:
+            lo, hi = s1 * big_x + t1, s2 * big_x + t2
+        if lo + (big_x - lo) % m <= hi:  # a step with l ≡ k (mod m)
+            return big_x
+    return n
+
+
+def _size(row: list[int], kind: int, n: int) -> int:
+    """Lower keys a class: the range of Lk, divided by m (see :func:`insert`)."""
+    s1, _t1, s2, _t2, _hi, m, _mirror = row
+    return ((s1 + 1) * n if kind == PLAIN else (s2 + 1) * n) // m + 1
+
+
+def nbytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
+    """The bytes :func:`layout` allocates for these kinds."""
+    total = 8 * n
+    for row, kind in zip(cones.tolist(), kinds, strict=True):
+        if kind:
+            size = _size(row, kind, n)
+            total += row[5] * (8 * WORDS * size + size // 8 + 64)
+    return total
+
+
+def layout(
+    n: int, cones: np.ndarray, kc: np.ndarray, kinds: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``ws`` and the bitsets for the cones of a non-zero kind (the others
+    are left to the cone sweep's other structures), all free."""
+    rows = np.zeros((len(cones), FIELDS), dtype=np.int64)
+    slots = words = 0
+    for j, row in enumerate(cones.tolist()):
+        kind = kinds[j]
+        if not kind:
+            continue
+        s1, t1, s2, t2, _hi, m, _mirror = row
+        size = _size(row, kind, n)
+        w0 = (size + 63) >> 6
+        w1 = (w0 + 63) >> 6
+        w2 = (w1 + 63) >> 6
+        entry = _opens(row, int(kc[j]), n)
+        rows[j] = (
+            kind, s1, t1, s2, t2, m, size, s1 * n if kind == PLAIN else n,
+            slots, words, w0, words + m * w0, w1, words + m * (w0 + w1), w2, entry,
+        )  # fmt: skip
+        slots += m * size
+        words += m * (w0 + w1 + w2)
+    heads = HEADER + FIELDS * len(cones)
+    ws = np.zeros(heads + n + WORDS * slots, dtype=np.int64)  # untouched: free
+    ws[NCONES], ws[SIDE], ws[HEADS], ws[SLOTS] = len(cones), n, heads, heads + n
+    ws[HEADER:heads] = rows.ravel()
+    return ws, np.zeros(max(words, 1), dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def field(ws, j, f):
+    """Field f of cone j."""
+    return ws[HEADER + j * FIELDS + f]
+
+
+@njit(cache=True, inline="always")
+def _top(v):
+    """The highest set bit of a non-zero uint64."""
+    return 63 - np.int64(leading_zeros(v))
+
+
+@njit(cache=True, inline="always")
+def _low(v):
+    """The lowest set bit of a non-zero uint64."""
+    return np.int64(trailing_zeros(v))
+
+
+@njit(cache=True, inline="always")
+def _bit(b):
+    return np.uint64(1) << np.uint64(b)
+
+
+@njit(cache=True, inline="always")
+def _upto(b):
+    """Bits 0..b (b in 0..63)."""
+    return ~np.uint64(0) >> np.uint64(63 - b)
+
+
+@njit(cache=True, inline="always")
+def _set(bits, b0, b1, b2, key):
+    bits[b0 + (key >> 6)] |= _bit(key & 63)
+    bits[b1 + (key >> 12)] |= _bit((key >> 6) & 63)
+    bits[b2 + (key >> 18)] |= _bit((key >> 12) & 63)
+
+
+@njit(cache=True, inline="always")
+def _clear(bits, b0, b1, b2, key):
+    bits[b0 + (key >> 6)] &= ~_bit(key & 63)
+    if bits[b0 + (key >> 6)] == 0:
+        bits[b1 + (key >> 12)] &= ~_bit((key >> 6) & 63)
+        if bits[b1 + (key >> 12)] == 0:
+            bits[b2 + (key >> 18)] &= ~_bit((key >> 12) & 63)
+
+
+@njit(cache=True, inline="always")
+def _pred(bits, b0, b1, b2, key):
+    """The largest set key <= key, or -1."""
+    if key < 0:
+        return -1
+    i0 = key >> 6
+    v = bits[b0 + i0] & _upto(key & 63)
+    if v:
+        return (i0 << 6) + _top(v)
+    i1 = i0 >> 6
+    v = bits[b1 + i1] & (_upto(i0 & 63) >> np.uint64(1))
+    if not v:
+        i2 = i1 >> 6
+        v = bits[b2 + i2] & (_upto(i1 & 63) >> np.uint64(1))
+        while not v:
+            i2 -= 1
+            if i2 < 0:
+                return -1
+            v = bits[b2 + i2]
+        i1 = (i2 << 6) + _top(v)
+        v = bits[b1 + i1]
+    i0 = (i1 << 6) + _top(v)
+    return (i0 << 6) + _top(bits[b0 + i0])
+
+
+@njit(cache=True, inline="always")
+def _succ(bits, b0, b1, b2, w2, size, key):
+    """The smallest set key > key (below size), or -1."""
+    key += 1
+    if key >= size:
+        return -1
+    i0 = key >> 6
+    v = bits[b0 + i0] & ~(_upto(key & 63) >> np.uint64(1))
+    if v:
+        return (i0 << 6) + _low(v)
+    i1 = i0 >> 6
+    v = bits[b1 + i1] & ~_upto(i0 & 63)
+    if not v:
+        i2 = i1 >> 6
+        v = bits[b2 + i2] & ~_upto(i1 & 63)
+        while not v:
+            i2 += 1
+            if i2 >= w2:
+                return -1
+            v = bits[b2 + i2]
+        i1 = (i2 << 6) + _low(v)
+        v = bits[b1 + i1]
+    i0 = (i1 << 6) + _low(v)
+    return (i0 << 6) + _low(bits[b0 + i0])
+
+
+@njit(cache=True, inline="always")
+def _left(kind, s1, t1, s2, t2, lk, x):
+    """The lowest row of a member with lower key lk in column x."""
+    if kind == 1:
+        return lk + s1 * x + t1
+    return -((t2 - lk - x) // s2)
+
+
+@njit(cache=True, inline="always")
+def _right(kind, s1, t1, s2, t2, rk, x):
+    """The highest row of a member with upper key rk in column x."""
+    if kind == 1:
+        return rk + s2 * x + t2
+    if s1 == 0:
+        return INF
+    return rk + x - t1
+
+
+@njit(cache=True, inline="always")
+def _touch(ws, j, c, ra, lb, x):
+    """Do a component with upper key ra and one with lower key lb above it
+    leave no row of class c between them in column x?"""
+    kind, s1, t1, s2, t2, m = (
+        field(ws, j, KIND), field(ws, j, S1), field(ws, j, T1), field(ws, j, S2),
+        field(ws, j, T2), field(ws, j, MOD),
+    )  # fmt: skip
+    top = _right(kind, s1, t1, s2, t2, ra, x)
+    if top >= INF:
+        return True
+    top -= (top - x - c) % m
+    low = _left(kind, s1, t1, s2, t2, lb, x)
+    low += (x + c - low) % m
+    return low <= top + m
+
+
+@njit(cache=True, inline="always")
+def _bases(ws, j, c):
+    """Class c's first slot and its bitset's three levels."""
+    return (
+        field(ws, j, SLOT) + c * field(ws, j, SIZE),
+        field(ws, j, B0) + c * field(ws, j, W0),
+        field(ws, j, B1) + c * field(ws, j, W1),
+        field(ws, j, B2) + c * field(ws, j, W2),
+    )
+
+
+@njit(cache=True, inline="always")
+def _at(ws, s):
+    """Where slot s's words start: upper key, lower key, next event (slot
+    + 1, 0: none), previous (slot + 1, -1 - column when first, 0: in no
+    list)."""
+    return ws[SLOTS] + WORDS * s
+
+
+@njit(cache=True, inline="always")
+def _unlink(ws, s):
+    """Take slot s out of its column's event list (if in one)."""
+    at = _at(ws, s)
+    p, q = ws[at + 3], ws[at + 2]
+    if p == 0:
+        return
+    if p < 0:
+        ws[ws[HEADS] - 1 - p] = q
+    else:
+        ws[_at(ws, p - 1) + 2] = q
+    if q > 0:
+        ws[_at(ws, q - 1) + 3] = p
+    ws[at + 2] = 0
+    ws[at + 3] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _schedule(ws, bits, j, c, key, x):
+    """Put the component at ``key`` in the list of the first column after x
+    at which it touches its successor (nowhere if none below n)."""
+    slot, b0, b1, b2 = _bases(ws, j, c)
+    s = slot + key
+    _unlink(ws, s)
+    nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
+    if nb < 0:
+        return
+    n = ws[SIDE]
+    ra, lb = ws[_at(ws, s)], ws[_at(ws, slot + nb) + 1]
+    lo, step = x, 1  # the test is false at lo and monotone in the column
+    hi = x + 1
+    while hi < n and not _touch(ws, j, c, ra, lb, hi):
+        lo = hi
+        step *= 2
+        hi = lo + step
+    if hi >= n:
+        if not _touch(ws, j, c, ra, lb, n - 1):
+            return
+        hi = n - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _touch(ws, j, c, ra, lb, mid):
+            hi = mid
+        else:
+            lo = mid
+    q = ws[ws[HEADS] + hi]
+    at = _at(ws, s)
+    ws[at + 2], ws[at + 3] = q, -1 - hi
+    if q > 0:
+        ws[_at(ws, q - 1) + 3] = s + 1
+    ws[ws[HEADS] + hi] = s + 1
+
+
+@njit(cache=True, _nrt=False)
+def _absorb(ws, bits, j, c, key, x):
+    """Merge into the component at ``key`` the successors it touches."""
+    slot, b0, b1, b2 = _bases(ws, j, c)
+    at = _at(ws, slot + key)
+    while True:
+        nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
+        if nb < 0:
+            return
+        other = _at(ws, slot + nb)
+        if not _touch(ws, j, c, ws[at], ws[other + 1], x):
+            return
+        ws[at] = max(ws[at], ws[other])
+        _clear(bits, b0, b1, b2, nb)
+        _unlink(ws, slot + nb)
+
+
+@njit(cache=True, _nrt=False)
+def insert(ws, bits, j, x, xo, yo):
+    """The P-position (xo, yo) joins cone j's components in column x.
+
+    A class's keys are the lower keys divided by m: two components whose
+    lower keys are that close have lowest rows at most m apart, so they
+    touch and are one."""
+    m = field(ws, j, MOD)
+    c = (yo - xo) % m
+    if field(ws, j, KIND) == 1:
+        lk, r = yo - field(ws, j, S1) * xo, yo - field(ws, j, S2) * xo
+    else:
+        lk, r = field(ws, j, S2) * yo - xo, yo - xo
+    key = (lk + field(ws, j, OFF)) // m
+    slot, b0, b1, b2 = _bases(ws, j, c)
+    a = _pred(bits, b0, b1, b2, key)
+    at = _at(ws, slot + a)
+    if a >= 0 and (a == key or _touch(ws, j, c, ws[at], lk, x)):
+        ws[at] = max(ws[at], r)
+        ws[at + 1] = min(ws[at + 1], lk)
+        comp = a
+    else:
+        _set(bits, b0, b1, b2, key)
+        at = _at(ws, slot + key)
+        ws[at], ws[at + 1] = r, lk
+        comp = key
+    _absorb(ws, bits, j, c, comp, x)
+    _schedule(ws, bits, j, c, comp, x)
+    if a >= 0 and comp != a:  # a's successor is new
+        _schedule(ws, bits, j, c, a, x)
+
+
+@njit(cache=True, inline="always")
+def _end(ws, j):
+    """The slot after cone j's."""
+    return field(ws, j, SLOT) + field(ws, j, MOD) * field(ws, j, SIZE)
+
+
+@njit(cache=True, _nrt=False)
+def merge_due(ws, bits, x):
+    """Merge the neighbours that touch from column x on (their events)."""
+    while ws[ws[HEADS] + x] > 0:
+        s = ws[ws[HEADS] + x] - 1
+        _unlink(ws, s)
+        j = 0  # the cone whose slots hold s
+        while not field(ws, j, KIND) or s >= _end(ws, j):
+            j += 1
+        c = (s - field(ws, j, SLOT)) // field(ws, j, SIZE)
+        key = s - field(ws, j, SLOT) - c * field(ws, j, SIZE)
+        _absorb(ws, bits, j, c, key, x)
+        _schedule(ws, bits, j, c, key, x)
+
+
+@njit(cache=True, inline="always")
+def last_blocked(ws, bits, j, x, y):
+    """The last row of column x that cone j's components block from (x, y)
+    on in y's class (-1 if they leave (x, y) free; INF: the whole column)."""
+    kind, s1, t1, s2, t2, m = (
+        field(ws, j, KIND), field(ws, j, S1), field(ws, j, T1), field(ws, j, S2),
+        field(ws, j, T2), field(ws, j, MOD),
+    )  # fmt: skip
+    c = (y - x) % m
+    lk = y - s1 * x - t1 if kind == 1 else s2 * y - x + t2  # lower keys <= lk
+    key = lk + field(ws, j, OFF)
+    if key < 0:
+        return -1
+    slot, b0, b1, b2 = _bases(ws, j, c)
+    a = _pred(bits, b0, b1, b2, min(key // m, field(ws, j, SIZE) - 1))
+    if a >= 0 and ws[_at(ws, slot + a) + 1] > lk:
+        a = _pred(bits, b0, b1, b2, a - 1)
+    if a < 0:
+        return -1
+    top = _right(kind, s1, t1, s2, t2, ws[_at(ws, slot + a)], x)
+    return top if top >= y else -1

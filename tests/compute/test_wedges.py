@@ -1,0 +1,184 @@
+"""The cone sweep's wedge components (catalog.compute.wedges) against the
+literal rules (kind_reference), the dense engine, the Fenwick trees they
+replace, and the (s,t)-Wythoff theorem; and their bitsets against a sorted
+list."""
+
+from __future__ import annotations
+
+import bisect
+import random
+
+import numpy as np
+import pytest
+
+from catalog.compute import conesweep, kind_reference, wedges
+from catalog.compute.conesweep import cone_sweep_p_positions
+from catalog.compute.dense import dense_p_positions
+from catalog.compute.mex import st_wythoff
+
+NIM = [[1, 0], [0, 1]]
+
+
+def random_wedge(rng: random.Random) -> list[int]:
+    """A cone row that is often a wedge: wide or narrow, steep, mirrored,
+    with a mod, lines through or far from the origin."""
+    s1 = rng.choice([0, 0, 1, 1, 1, 2, 3, 7, 64])
+    s2 = min(64, s1 + rng.choice([1, 1, 2, 3, 9, 64]))
+    return [
+        s1,
+        rng.randint(-12, 8),
+        s2,
+        rng.randint(-8, 12),
+        rng.choice([1, 1, 1, 0]),
+        rng.choice([1, 1, 2, 3, 4, 7]),
+        rng.randint(0, 1),
+    ]
+
+
+def random_game(rng: random.Random, n: int) -> dict:
+    cones = [random_wedge(rng) for _ in range(rng.choice([1, 1, 2, 3]))]
+    if rng.random() < 0.3:  # symmetric: the cone and its mirror
+        cones.append(cones[0][:6] + [1 - cones[0][6]])
+    cells = [[rng.randrange(n), rng.randrange(n)] for _ in range(6)]
+    forced_p = cells[: rng.choice([0, 0, 1, 3])]
+    extra = [[rng.randint(1, 3), rng.randint(1, 3)]] if rng.random() < 0.2 else []
+    moves = [[rng.randint(0, 4), rng.randint(1, 4)] for _ in range(rng.randint(0, 1))]
+    return {
+        "cones": cones,
+        "rays": NIM + extra,
+        "moves": moves,
+        "forced_p": forced_p,
+        "forced_n": [c for c in cells[3:] if c not in forced_p],
+    }
+
+
+def test_random_games_cover_both_kinds() -> None:
+    """The generator reaches plain and mirrored components and the trees."""
+    rng = random.Random(0)
+    kinds = [wedges.shear(c) for _ in range(300) for c in random_game(rng, 9)["cones"]]
+    assert {kinds.count(k) > 30 for k in (0, wedges.PLAIN, wedges.MIRRORED)} == {True}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sweep_matches_the_literal_rules(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(12):
+        n = rng.randint(1, 26)
+        game = random_game(rng, n)
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(n, **game),
+            kind_reference.p_positions(n, **game),
+            str(game),
+        )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sweep_matches_the_dense_engine(seed: int) -> None:
+    rng = random.Random(200 + seed)
+    for _ in range(60):
+        n = rng.randint(1, 120)
+        game = random_game(rng, n)
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(n, **game), dense_p_positions(n, **game), str(game)
+        )
+
+
+def test_components_match_the_fenwick_trees_far_out(monkeypatch) -> None:
+    """Two structures, one answer, at n where merges and events abound."""
+    rng = random.Random(7)
+    games = [random_game(rng, 3000) for _ in range(12)]
+    games = [g for g in games if any(wedges.shear(c) for c in g["cones"])]
+    fast = [cone_sweep_p_positions(3000, **g) for g in games]
+    monkeypatch.setattr(wedges, "shear", lambda row: 0)
+    for game, got in zip(games, fast, strict=True):
+        np.testing.assert_array_equal(
+            got, cone_sweep_p_positions(3000, **game), str(game)
+        )
+
+
+@pytest.mark.parametrize(("s", "t", "m"), [(2, 3, 1), (3, 2, 1), (5, 1, 1)])
+def test_st_wythoff_through_the_components(s: int, t: int, m: int) -> None:
+    """(s,t)-Wythoff's theorem (Fraenkel 1998) at n = 10^5: B = s A + t n."""
+    cones = [[1, 0, s, t - 1, 1, m, mirror] for mirror in (0, 1)]
+    assert {wedges.shear(c) for c in cones} == {wedges.PLAIN, wedges.MIRRORED}
+    np.testing.assert_array_equal(
+        cone_sweep_p_positions(10**5, cones), st_wythoff(10**5, s, t)
+    )
+
+
+def test_fallback_to_trees_past_the_budget(monkeypatch) -> None:
+    """Components over the budget and trees under it: the trees compute."""
+    cones = np.array([[1, 0, 2, 2, 1, 1, 0]], dtype=np.int64)
+    n = 500
+    parts = wedges.nbytes(n, cones, [wedges.PLAIN])
+    trees = 16 * 2 * n
+    assert trees < parts
+    monkeypatch.setattr(conesweep, "TREE_BUDGET", (trees + parts) // 2 + 8 * n)
+    np.testing.assert_array_equal(
+        cone_sweep_p_positions(n, cones), dense_p_positions(n, cones=cones, rays=NIM)
+    )
+    monkeypatch.setattr(conesweep, "TREE_BUDGET", 1000)
+    with pytest.raises(ValueError, match="trees need"):
+        cone_sweep_p_positions(n, cones)
+
+
+def test_bitset_against_a_sorted_list() -> None:
+    """pred / succ after random sets and clears, across the three levels."""
+    rng = random.Random(3)
+    size = 300_000
+    w0 = (size + 63) >> 6
+    w1 = (w0 + 63) >> 6
+    w2 = (w1 + 63) >> 6
+    bits = np.zeros(w0 + w1 + w2, dtype=np.uint64)
+    b0, b1, b2 = 0, w0, w0 + w1
+    keys: list[int] = []
+    for step in range(4000):
+        key = rng.choice([rng.randrange(size), rng.randrange(64), size - 1 - step % 9])
+        i = bisect.bisect_left(keys, key)
+        if i < len(keys) and keys[i] == key and rng.random() < 0.5:
+            wedges._clear(bits, b0, b1, b2, key)
+            keys.pop(i)
+        elif i == len(keys) or keys[i] != key:
+            wedges._set(bits, b0, b1, b2, key)
+            keys.insert(i, key)
+        probe = rng.randrange(-1, size + 2)
+        j = bisect.bisect_right(keys, probe)
+        below = keys[j - 1] if j else -1
+        above = keys[j] if j < len(keys) else -1
+        assert wedges._pred(bits, b0, b1, b2, min(probe, size - 1)) == below
+        assert wedges._succ(bits, b0, b1, b2, w2, size, probe) == above
+
+
+def test_query_is_the_literal_move_set() -> None:
+    """last_blocked against in_cone, cell by cell, after inserting a few
+    P-positions by hand: lower keys that share a class's key (divided by m)
+    but start above y must not block it."""
+    from catalog.compute.ruleset import in_cone
+
+    n = 40
+    for row in ([1, 1, 3, 0, 1, 2, 0], [0, 1, 2, -1, 1, 3, 0], [1, 0, 3, 1, 1, 4, 1]):
+        cones = np.array([row], dtype=np.int64)
+        kind = wedges.shear(row)
+        assert kind
+        ws, bits = wedges.layout(n, cones, np.array([1]), [kind])
+        entry = int(ws[wedges.HEADER + wedges.ENTRY])
+        points = [(0, 1), (0, 4), (1, 0), (2, 9)]
+        x = max(p[0] for p in points) + entry + 3
+        for xo, yo in points:
+            wedges.insert(ws, bits, 0, x, xo, yo)
+        m = row[5]
+
+        for y in range(n):
+            expected = -1  # the last row of the run from y in y's class
+            top = y
+            while top < 4 * n and any(
+                in_cone(cones[0], x - xo, top - yo) for xo, yo in points
+            ):
+                expected = top
+                top += m
+            got = wedges.last_blocked(ws, bits, 0, x, y)
+            got -= (got - y) % m if got >= 0 else 0  # the class's last row
+            if expected < 4 * n - m:
+                assert got == expected, (row, y, got, expected)
+            else:
+                assert got >= expected, (row, y, got, expected)
