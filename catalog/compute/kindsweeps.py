@@ -6,11 +6,14 @@ other resumable sweeps (``advance``, ``resume``), both held to a box
   (s,t)-Wythoff by Fraenkel's theorems (A_n the mex, B_n = s·A_n + t·n,
   :mod:`catalog.compute.mex`), every other one by the compiled sparse sweep
   (:mod:`catalog.compute.conesweep`);
+- :class:`BlockSweep`, blocking games with both of Nim's rays (other rays,
+  single moves, alterations): the compiled sparse sweep of at most b + 1
+  P-positions a column (:mod:`catalog.compute.blocksweep`);
 - :class:`DenseSweep`, every other game of the new kinds (blocking, Euclid's
   game, cones without Nim's rays): counts of P options cell by cell
   (:mod:`catalog.compute.dense`).
 
-Either computes its box whole: a box continued to the right is computed
+Each computes its box whole: a box continued to the right is computed
 again from column 0 (a few seconds at 10^7 for a cone game, and the dense
 engine's box is at most :data:`~catalog.compute.modes.MAX_DENSE_N` wide),
 and the store commits it whole, as it does every box.
@@ -123,6 +126,33 @@ class ConeSweep(_Box):
             moves=_pairs(game.moves),
             forced_p=_pairs(game.forced_p),
             forced_n=_pairs(game.forced_n),
+        )
+
+
+class BlockSweep(_Box):
+    """A box of a blocking game with both of Nim's rays."""
+
+    def _compute(self, side: int) -> np.ndarray:
+        from catalog.compute import blocksweep
+        from catalog.compute.modes import MAX_BOX_BYTES
+
+        game = self.game
+        lay = blocksweep.layout(game.block, _pairs(game.rays), _pairs(game.moves))
+        count = blocksweep.default_levels(lay)
+        need = blocksweep.table_bytes(side, lay, count, len(game.forced_p))
+        if need > MAX_BOX_BYTES:  # before anything is allocated
+            raise TooMuchWork(
+                f"n={side}: the blocking sweep's tables for this game would take "
+                f"{need >> 20} MB, over the {MAX_BOX_BYTES >> 20} MB a box may take"
+            )
+        return blocksweep.block_sweep_p_positions(
+            side,
+            game.block,
+            rays=_pairs(game.rays),
+            moves=_pairs(game.moves),
+            forced_p=_pairs(game.forced_p),
+            forced_n=_pairs(game.forced_n),
+            count=count,
         )
 
 

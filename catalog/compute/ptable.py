@@ -27,7 +27,7 @@ import numpy as np
 
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
-from catalog.compute.kindsweeps import ConeSweep, DenseSweep
+from catalog.compute.kindsweeps import BlockSweep, ConeSweep, DenseSweep
 from catalog.compute.modes import column_mode, engine, max_n
 from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.compute.window import p_positions_below
@@ -354,7 +354,9 @@ class Sweep:
         return np.column_stack([np.concatenate(xs), np.concatenate(ys)])
 
 
-Resumable = KernelSweep | GeneralSweep | TransposedSweep | ConeSweep | DenseSweep
+Resumable = (
+    KernelSweep | GeneralSweep | TransposedSweep | ConeSweep | BlockSweep | DenseSweep
+)
 
 
 def resume_sweep(
@@ -381,6 +383,8 @@ def resume_sweep(
         return DenseSweep.resume(game, positions, x_bound, height)
     if name == "cones":
         return ConeSweep.resume(game, positions, x_bound, height)
+    if name == "blocking":
+        return BlockSweep.resume(game, positions, x_bound, height)
     return GeneralSweep.resume(game, positions, x_bound, height)
 
 
@@ -445,6 +449,8 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     n = check_n(n, maximum=max_n(game))
     if name == "cones":
         return ConeSweep(game, height=n).advance(n)
+    if name == "blocking":
+        return BlockSweep(game, height=n).advance(n)
     if name == "dense":
         return DenseSweep(game, height=n).advance(n)
     from catalog.compute.cost import check_box_memory  # cost imports this module
