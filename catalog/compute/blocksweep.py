@@ -430,7 +430,7 @@ def block_sweep_p_positions(
     Examples
     --------
     >>> block_sweep_p_positions(6, 1, [[1, 0], [0, 1], [1, 1]]).tolist()
-    [[0, 0], [0, 1], [1, 0], [1, 3], [2, 2], [2, 5], [3, 1], [4, 4], [5, 2]]
+    [[0, 0], [0, 1], [1, 0], [1, 3], [2, 2], [2, 5], [3, 1], [5, 2]]
     """
     lay = layout(block, rays, moves)
     fp = _cells(forced_p, n)
