@@ -67,7 +67,7 @@ from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
 
 #: Seconds per unit of the blocking sweep's work (:func:`_block_work`).
-BLOCKING_RATE = 2.0e-8
+BLOCKING_RATE = 4.0e-7
 
 
 @dataclass(frozen=True)
