@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _csr, _find
+from catalog.compute.kernel import _contains, _csr
 from catalog.compute.ruleset import rules
 
 #: Most leapfrog searches a column's scan may start with (:func:`searches`);
@@ -86,7 +86,7 @@ def _record(
         rowcnt[y] = v + 1
         for lv in range(nl):
             if lev[lv] == v:
-                rows[lv * (n + 1) + y] = 1
+                rows[y * nl + lv] = 1
     for i in range(rays.shape[0]):
         stride = rays[i, 0] * rays[i, 2]
         idx = col0[i] + y * stride
@@ -95,7 +95,7 @@ def _record(
             cnt[cbase[i] + idx] = v + 1
             for lv in range(nl):
                 if lev[lv] == v:
-                    ring[rbase[i] + lv * rsize[i] + idx] = stride
+                    ring[rbase[i] + idx * nl + lv] = stride
     for d in range(dirs.shape[0]):
         p, q = dirs[d, 0], dirs[d, 1]
         line = hbase[d] + y * p - x * q + q * n
@@ -104,19 +104,41 @@ def _record(
 
 
 @njit(cache=True, inline="always")
-def _leap(y, comp, n, rows, rays, col0, rbase, rsize, ring, stats):
+def _find_at(ring, base, idx, top, nl, lv):
+    """:func:`catalog.compute.kernel._find` over tables whose levels are
+    interleaved: line idx's slot of level lv is ``base + idx * nl + lv``, so
+    the searches of a column, which read the same lines at different levels,
+    share cache lines."""
+    root = idx
+    while root < top:
+        step = ring[base + root * nl + lv]
+        if step == 0:
+            break
+        root += step
+    if root > top:
+        root = top
+    while idx < root:
+        s = base + idx * nl + lv
+        step = ring[s]
+        ring[s] = root - idx
+        idx += step
+    return root
+
+
+@njit(cache=True, inline="always")
+def _leap(y, comp, n, nl, rows, rays, col0, rbase, rsize, ring, stats):
     """The first cell of the column at or above y whose row holds at most
     ``lev[comp[0]]`` P-positions and whose line on ray i at most
     ``lev[comp[1 + i]]`` (n if none): a leapfrog between their union-finds."""
     while True:
-        y = _find(rows, comp[0] * (n + 1), y, n, None)
+        y = _find_at(rows, 0, y, n, nl, comp[0])
         if y >= n:
             return n
         moved = False
         for i in range(rays.shape[0]):
             stride = rays[i, 0] * rays[i, 2]
             idx = col0[i] + y * stride
-            j = _find(ring, rbase[i] + comp[1 + i] * rsize[i], idx, rsize[i], None)
+            j = _find_at(ring, rbase[i], idx, rsize[i], nl, comp[1 + i])
             if j != idx:
                 stats[1] += 1
                 moved = True
@@ -139,6 +161,7 @@ def _sweep(
     are the searches for room r (:func:`searches`). ``stats``: [cells
     counted exactly, union-find jumps]."""
     nr = rays.shape[0]
+    nl = lev.shape[0]
     col0 = np.zeros(nr, dtype=np.int64)
     cy = np.full(comps.shape[0], -1, dtype=np.int64)  # each search's answer
     k = 0
@@ -163,8 +186,8 @@ def _sweep(
             best = n
             for s in range(cstart[room], cstart[room + 1]):
                 if cy[s] < y:
-                    cy[s] = _leap(y, comps[s], n, rows, rays, col0, rbase, rsize,
-                                  ring, stats)  # fmt: skip
+                    cy[s] = _leap(y, comps[s], n, nl, rows, rays, col0, rbase,
+                                  rsize, ring, stats)  # fmt: skip
                 if cy[s] < best:
                     best = cy[s]
             y = best
