@@ -23,28 +23,34 @@ a multiple of another, and every single move on a ray, so nothing else can
 coincide.
 
 Skipping. Counters only grow, so a row whose count passes a level ``v``
-never comes back under it. For each level ``v`` of :func:`levels` (every
-value 0..b when the tables fit), the rows and each ray's lines keep a "next
-line whose count is at most v" union-find (:func:`catalog.compute.kernel._find`,
-a line's chain links the cells of a column one row apart). With c
-P-positions below the scan in its column, a cell is N whenever its row or
-one of its lines holds more than b - c, so the scan leapfrogs between the
-rows and the rays at the least level v >= b - c, as the kernel does between
-free rows and free diagonals, and counts exactly only where every single
-rule leaves room.
+never comes back under it. For each level v = 0..b (:func:`levels`) the rows
+and each ray's lines keep a "next line whose count is at most v" union-find
+(as :func:`catalog.compute.kernel._find`; a line's chain links the cells of
+a column one row apart, and the levels of a line are interleaved). With c
+P-positions below the scan, a cell can be P only if its row and line counts
+sum to at most the room r = b - c, so the scan runs one leapfrog search (as
+the kernel's between free rows and free diagonals) for each way of spreading
+r over the row and the rays (:func:`searches`) and takes the lowest cell any
+finds; each search's answer is kept until the scan passes it. A cell found
+is counted exactly and is P unless a single move, a forced N cell or a
+shared direction (whose rays are searched at level b) says otherwise.
+Past :data:`MAX_SEARCHES` searches, one search a room at level b is run
+and every cell it finds is counted (correct, slower).
 
-Work per column: O((J + V) (R + 1) + V (M + W)) with R rays, M single moves,
-J union-find jumps (amortised near-constant, path compression), W the list
-walks of shared directions and V the cells counted exactly: at most b + 1
-P-positions plus the N cells where each rule alone leaves room but their sum
-does not. With b - c = 0 (b = 0, or the last P-position of a column to find)
-the union-finds leave no such cell but single-move hits, exactly as Wythoff's
-sweep; above it V depends on the game: measured (``stats``) on Wythoff's Nim
-and Maharaja Nim with b = 1..4 up to n = 10^6, V stays below 2 (b + 1) a
-column on average (docs/kinds/block.md). Memory: per level, 4 bytes a row
-and a line of each ray (the union-finds), a byte a row and a line (the
-counters), 8 bytes a position found ((b + 1) n + forced at most);
-:func:`table_bytes`.
+Work per column: O(S (R + 1) + J + V (R + M + W)) with S the searches
+started ((b + 1)(b + 2) / 2 with one other ray), R rays, M single moves,
+J union-find jumps (finds amortised by path compression), V the cells
+counted exactly (b + 1 P-positions plus the N cells of single moves, forced
+N cells and shared directions) and W the list walks of shared directions.
+J is not bounded by the game's rules: it is the number of times the
+acceptable rows and lines alternate below the column's last P-position.
+Measured (``stats``) up to n = 3·10^5: with b = 2..4, J + V stays at 4 to
+11 a column for Wythoff's Nim and Maharaja Nim at every n; with b = 1 the
+partly filled rows and diagonals interleave with the full ones and J grows
+as n/27 (Wythoff) and n/150 (Maharaja) a column: quadratic in all.
+Memory: per level, 4 bytes a row and a line of each ray (the union-finds),
+a byte a row and a line (the counters), 8 bytes a possible position
+((b + 1) n + forced) and 16 one of the answer; :func:`table_bytes`.
 
 References
 ----------
