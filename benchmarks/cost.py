@@ -36,6 +36,11 @@ PLAIN_SWEEP = {"rays": [[1, 0], [0, 3], [1, 1]], "moves": [[0, 1]]}
 HORIZONTAL = {"rays": [[1, 0], [1, 1]], "moves": [[1, 2], [2, 1]]}
 BOX = {"rays": [[1, 1], [2, 1]], "moves": [[1, 0]]}
 DENSE_BOX = {"rays": [[1, 1]], "moves": [[2, 0], [0, 3]]}
+BLOCKING = [
+    {"rays": [[1, 0], [0, 1], [1, 1]], "moves": m, "block": b}
+    for m in ([], [[1, 2], [2, 1]])
+    for b in (1, 2, 4)
+]
 
 
 def seed_game(wid: str) -> Definition:
@@ -94,6 +99,15 @@ def constants(scale: float) -> dict[str, tuple[float, float]]:
     (t1, d1), (t2, d2) = rows
     c = max(0.0, (t2 - t1) / (d2 - d1)) if d2 != d1 else 0.0
     found["box"] = (max(0.0, t1 - c * d1), c)
+    # blocking: T = side * work, the work a column from the sweep's probes
+    per = []
+    side = max(20_000, int(200_000 * scale))
+    for definition in BLOCKING:
+        game = canonicalize(definition)
+        p_positions(game, 200)
+        seconds = timed(lambda g=game, k=side: p_positions(g, k))
+        per.append(seconds / side / cost._block_work(game, side))
+    found["blocking"] = (max(per), 0.0)
     return found
 
 

@@ -55,6 +55,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from catalog.compute.altered import is_altered_wythoff
 from catalog.compute.closed import is_wythoff
 from catalog.compute.grundy import plan as grundy_plan
@@ -62,6 +64,9 @@ from catalog.compute.kindsweeps import box_positions
 from catalog.compute.modes import MAX_BOX_BYTES, engine, transpose
 from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
+
+#: Seconds per unit of the blocking sweep's work (:func:`_block_work`).
+BLOCKING_RATE = 4.0e-7
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,10 @@ CONSTANTS: dict[str, Rate] = {
     # (wedges amortised O(1) a P-position since 2026-11; bench-cones at 10^6:
     # 0.3-6x Maharaja's 0.12 s, the busy machine's 2.5x on top)
     "cones": Rate(column=5.0e-7),
+    # the sparse sweep of blocking games with Nim's rays: per column and unit
+    # of its work there (the searches a column starts, plus the union-find
+    # jumps and exact counts a column takes, from two probes: _block_work)
+    "blocking": Rate(column=BLOCKING_RATE),
     # the dense engine: per cell of the square box and unit of its weight
     # (rules, plus mod + 2 a cone)
     "dense": Rate(column=1.0e-7, cell=5.0e-9),
@@ -129,6 +138,49 @@ def _probe(game: Definition) -> tuple[float, float]:
     for side in (PROBE, 2 * PROBE):
         counts.append(max(1.0, len(box_positions(game, side)) / side))
     return counts[0], counts[1]
+
+
+#: Widths of the two probe boxes of :func:`_block_work`.
+BLOCK_PROBE = 1024
+
+
+@lru_cache(maxsize=256)
+def _block_probe(game: Definition) -> tuple[float, float, int]:
+    """The blocking sweep's jumps and exact counts per column in the boxes
+    BLOCK_PROBE and 2 * BLOCK_PROBE wide, and the searches a column starts."""
+    from catalog.compute import blocksweep
+
+    pairs = {
+        key: np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
+        for key in ("rays", "moves", "forced_p", "forced_n")
+    }
+    work = []
+    for side in (BLOCK_PROBE, 2 * BLOCK_PROBE):
+        stats = np.zeros(2, dtype=np.int64)
+        blocksweep.block_sweep_p_positions(
+            side,
+            game.block,
+            pairs["rays"],
+            pairs["moves"],
+            pairs["forced_p"],
+            pairs["forced_n"],
+            stats=stats,
+        )
+        work.append(max(1.0, float(stats.sum()) / side))
+    lay = blocksweep.layout(game.block, pairs["rays"], pairs["moves"])
+    return work[0], work[1], blocksweep.searches_per_column(lay)
+
+
+def _block_work(game: Definition, side: int) -> float:
+    """Expected work a column of the blocking sweep at ``side``: the probes'
+    work, grown at the rate seen between them (constant for most games;
+    linear in the side for Blocking Wythoff with b = 1, whose partially
+    filled rows and diagonals interleave), plus the searches it starts."""
+    w1, w2, starts = _block_probe(game)
+    if side <= 2 * BLOCK_PROBE:
+        return w2 + starts
+    growth = min(1.0, max(0.0, math.log2(w2 / w1)))
+    return w2 * (side / (2 * BLOCK_PROBE)) ** growth + starts
 
 
 def density(game: Definition, height: int) -> float:
@@ -211,6 +263,9 @@ def engine_seconds(
     if engine == "cones":  # the box is computed whole
         side = max(x1, tall)
         return rate.column * rules(game) * side
+    if engine == "blocking":  # the box is computed whole
+        side = max(x1, tall)
+        return rate.column * side * _block_work(game, side)
     if engine == "dense":
         side = max(x1, tall)
         return rate.cell * _dense_weight(game) * side * side
@@ -263,7 +318,7 @@ def p_positions_seconds(game: Definition, n: int) -> float:
 def _positions_per_column(game: Definition, engine: str, height: int) -> float:
     # A column holds at most b P-positions besides its forced ones (column
     # mode), a transposed game's row at most b'; box games as they are seen.
-    if engine in ("box", "dense", "cones", "subtraction"):
+    if engine in ("box", "dense", "cones", "blocking", "subtraction"):
         return density(game, height)
     if engine == "transposed":
         return _period(transpose(game))

@@ -6,6 +6,9 @@ other resumable sweeps (``advance``, ``resume``), both held to a box
   (s,t)-Wythoff by Fraenkel's theorems (A_n the mex, B_n = s·A_n + t·n,
   :mod:`catalog.compute.mex`), every other one by the compiled sparse sweep
   (:mod:`catalog.compute.conesweep`);
+- :class:`BlockSweep`, blocking games with both of Nim's rays (other rays,
+  single moves, alterations): the compiled sparse sweep of at most b + 1
+  P-positions a column (:mod:`catalog.compute.blocksweep`);
 - :class:`DenseSweep`, every other game of the new kinds (blocking, Euclid's
   game, cones without Nim's rays): counts of P options cell by cell
   (:mod:`catalog.compute.dense`);
@@ -14,7 +17,7 @@ other resumable sweeps (``advance``, ``resume``), both held to a box
   computed first by whichever engine computes that game) and swept by
   bitset sums (:mod:`catalog.compute.subtraction`).
 
-Either computes its box whole: a box continued to the right is computed
+Each computes its box whole: a box continued to the right is computed
 again from column 0 (a few seconds at 10^7 for a cone game, and the dense
 engine's box is at most :data:`~catalog.compute.modes.MAX_DENSE_N` wide),
 and the store commits it whole, as it does every box.
@@ -132,6 +135,33 @@ class ConeSweep(_Box):
         )
 
 
+class BlockSweep(_Box):
+    """A box of a blocking game with both of Nim's rays."""
+
+    def _compute(self, side: int) -> np.ndarray:
+        from catalog.compute import blocksweep
+        from catalog.compute.modes import MAX_BOX_BYTES
+
+        game = self.game
+        lay = blocksweep.layout(game.block, _pairs(game.rays), _pairs(game.moves))
+        count = blocksweep.default_levels(lay)
+        need = blocksweep.table_bytes(side, lay, count, len(game.forced_p))
+        if need > MAX_BOX_BYTES:  # before anything is allocated
+            raise TooMuchWork(
+                f"n={side}: the blocking sweep's tables for this game would take "
+                f"{need >> 20} MB, over the {MAX_BOX_BYTES >> 20} MB a box may take"
+            )
+        return blocksweep.block_sweep_p_positions(
+            side,
+            game.block,
+            rays=_pairs(game.rays),
+            moves=_pairs(game.moves),
+            forced_p=_pairs(game.forced_p),
+            forced_n=_pairs(game.forced_n),
+            count=count,
+        )
+
+
 class DenseSweep(_Box):
     """A box of any game of the kinds the dense engine knows."""
 
@@ -245,7 +275,8 @@ def box_positions(game: Definition, side: int) -> np.ndarray:
     name = engine(game)
     if name == "subtraction":
         return SubtractionSweep(game, side).advance(side)
-    box = {"dense": DenseSweep, "cones": ConeSweep}.get(name, GeneralSweep)
+    sweeps = {"dense": DenseSweep, "cones": ConeSweep, "blocking": BlockSweep}
+    box = sweeps.get(name, GeneralSweep)
     return box(game, height=side).advance(side)
 
 

@@ -35,7 +35,7 @@ MAX_BOX_BYTES = 1 << 30
 #: The sweeps a store fill runs, whole columns at a time.
 COLUMN_ENGINES = frozenset({"kernel", "general"})
 #: The engines that compute a box n x n whole (at most :func:`max_n`).
-BOX_ENGINES = frozenset({"box", "dense", "cones", "subtraction"})
+BOX_ENGINES = frozenset({"box", "dense", "cones", "blocking", "subtraction"})
 
 
 def engine(game: Definition) -> str:
@@ -53,6 +53,8 @@ def engine(game: Definition) -> str:
         return "kernel"
     if "cones" in allowed and "cones" in game.kinds and _nim_rays(game):
         return "cones"
+    if "blocking" in allowed and game.block > 0 and _nim_rays(game):
+        return "blocking"
     if "general" in allowed and _vertical(game):
         return "general"
     if "transposed" in allowed and _vertical(transpose(game)):
@@ -68,7 +70,8 @@ def engine(game: Definition) -> str:
 
 
 def _nim_rays(game: Definition) -> bool:
-    """Both of Nim's rays: at most one P-position a row and a column."""
+    """Both of Nim's rays: at most b + 1 P-positions a row and a column
+    besides the forced ones (block b; one without blocking)."""
     return {(0, 1), (1, 0)} <= set(game.rays)
 
 
@@ -112,9 +115,9 @@ def transposable(game: Definition) -> bool:
 
 
 def box_limited(game: Definition) -> bool:
-    """Is ``game`` held to :data:`MAX_BOX_N`: neither a vertical nor a
-    horizontal ray, so that a column and a row can each hold unboundedly
-    many P-positions?"""
+    """Is ``game`` computed whole in a box [0, n) x [0, n)
+    (:data:`BOX_ENGINES`): held to :func:`max_n` and to the memory a box may
+    take (:data:`MAX_BOX_BYTES`), checked before it is computed?"""
     return engine(game) in BOX_ENGINES
 
 

@@ -27,7 +27,12 @@ import numpy as np
 
 from catalog.compute import altered, closed
 from catalog.compute.kernel import KernelSweep
-from catalog.compute.kindsweeps import ConeSweep, DenseSweep, SubtractionSweep
+from catalog.compute.kindsweeps import (
+    BlockSweep,
+    ConeSweep,
+    DenseSweep,
+    SubtractionSweep,
+)
 from catalog.compute.modes import column_mode, engine, max_n
 from catalog.compute.special_kernel import GeneralSweep, TransposedSweep
 from catalog.compute.window import p_positions_below
@@ -359,6 +364,7 @@ Resumable = (
     | GeneralSweep
     | TransposedSweep
     | ConeSweep
+    | BlockSweep
     | DenseSweep
     | SubtractionSweep
 )
@@ -390,6 +396,8 @@ def resume_sweep(
         return ConeSweep.resume(game, positions, x_bound, height)
     if name == "subtraction":
         return SubtractionSweep.resume(game, positions, x_bound, height, p_positions)
+    if name == "blocking":
+        return BlockSweep.resume(game, positions, x_bound, height)
     return GeneralSweep.resume(game, positions, x_bound, height)
 
 
@@ -454,6 +462,8 @@ def p_positions(definition: Mapping[str, Any] | Definition, n: int) -> np.ndarra
     n = check_n(n, maximum=max_n(game))
     if name == "cones":
         return ConeSweep(game, height=n).advance(n)
+    if name == "blocking":
+        return BlockSweep(game, height=n).advance(n)
     if name == "dense":
         return DenseSweep(game, height=n).advance(n)
     from catalog.compute.cost import check_box_memory  # cost imports this module

@@ -56,6 +56,9 @@ ENGINES = (
     "altered",  # altered Wythoff: the sweep, then Hu-Sleator-Tsin's update
     "kernel",  # one vertical ray: the compiled column sweep (kernel.py)
     "cones",  # cone games with both Nim rays: the sparse sweep (conesweep.py)
+    # blocking games with both Nim rays, other rays, single moves and
+    # alterations: the sparse sweep of at most b + 1 a column (blocksweep.py)
+    "blocking",
     "general",  # several vertical rays, Ho's rules (special_kernel.py)
     "transposed",  # a horizontal ray but no vertical one, through its transpose
     "box",  # neither ray: the general sweep in a box

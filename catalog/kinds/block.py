@@ -39,7 +39,9 @@ class Block(Kind):
         return game.block > 0
 
     def engines(self, game: Definition) -> frozenset[str]:
-        return frozenset({"dense"})
+        # The sparse sweep needs both Nim rays (catalog.compute.modes says);
+        # every other blocking game is counted cell by cell in a box.
+        return frozenset({"blocking", "dense"})
 
     def describe(self, game: Definition) -> list[str]:
         options = "option" if game.block == 1 else "options"

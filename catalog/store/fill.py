@@ -44,6 +44,7 @@ ENGINES = {
     "GeneralSweep": "general-kernel-v1",
     "TransposedSweep": "transposed-kernel-v1",
     "ConeSweep": "cone-sweep-v1",
+    "BlockSweep": "block-sweep-v1",
     "DenseSweep": "dense-v1",
     "SubtractionSweep": "subtraction-v1",
     "Sweep": "numpy-sweep-v1",

@@ -29,7 +29,11 @@ def test_every_kind_takes_its_engine():
     assert engine({"rays": [*NIM, [1, 1]]}) == "kernel"
     assert engine({"rays": NIM, "cones": [{"lo": [1, -1], "hi": [1, 1]}]}) == "cones"
     assert engine({"rays": [[0, 1]], "cones": [{"lo": [1, 0]}]}) == "dense"
-    assert engine({"rays": [*NIM, [1, 1]], "block": 2}) == "dense"
+    assert engine({"rays": [*NIM, [1, 1]], "block": 2}) == "blocking"
+    assert engine({"rays": [[1, 0], [1, 1]], "block": 2}) == "dense"
+    assert engine({"rays": NIM, "cones": [{"lo": [1, 0]}], "block": 1}) == "dense"
+    blocking = canonicalize({"rays": [*NIM, [1, 1]], "block": 1})
+    assert modes.max_n(blocking) >= 10**6 and modes.box_limited(blocking)
     assert engine({"special": ["euclid"]}) == "dense"
     assert engine({"rays": [*NIM, [1, 1]], "special": ["ho-restriction"]}) == "general"
     assert modes.max_n(canonicalize({"special": ["euclid"]})) == modes.MAX_DENSE_N

@@ -1,0 +1,508 @@
+"""The compiled sparse sweep of blocking games with both Nim rays.
+
+A position is P iff it is forced P, or it is not forced N and at most b of
+its options are P (``"block": b``, :mod:`catalog.kinds.block`). With the rays
+(1, 0) and (0, 1) a column holds at most b + 1 P-positions besides its forced
+ones (the next cell above b + 1 of them has b + 1 P options below it), and
+so does a row: the P-positions are O((b + 1) n), and the sweep looks only for
+them. Column x is scanned upwards from row 0; the scan ends once b + 1
+P-positions lie below it (every cell above is N) or at row n.
+
+A cell's P options are counted once each, rule by rule, since no two rules
+reach the same position: the column below it (the P-positions found so far
+in this scan), its row (a counter a row), each other ray (a, b) = g (p, q)
+(a counter a line of direction (p, q) and class of x // p mod g: the cells
+the ray reaches from (x, y) are exactly the cells of that line and class to
+its left), and each single move (a look-up in column x - a). Only parallel
+rays that are not multiples of each other (say (2, 2) and (3, 3), which both
+reach the cell 6 steps down the diagonal) share positions: a direction
+holding two or more rays keeps its P-positions in a list a line, and the
+count walks the list (at most (b + 1) g + forced entries for the least g).
+:func:`catalog.compute.ruleset.rules` has already dropped every ray that is
+a multiple of another, and every single move on a ray, so nothing else can
+coincide.
+
+Skipping. Counters only grow, so a row whose count passes a level ``v``
+never comes back under it. For each level v = 0..b (:func:`levels`) the rows
+and each ray's lines keep a "next line whose count is at most v" union-find
+(as :func:`catalog.compute.kernel._find`; a line's chain links the cells of
+a column one row apart, and the levels of a line are interleaved). With c
+P-positions below the scan, a cell can be P only if its row and line counts
+sum to at most the room r = b - c, so the scan runs one leapfrog search (as
+the kernel's between free rows and free diagonals) for each way of spreading
+r over the row and the rays (:func:`searches`) and takes the lowest cell any
+finds; each search's answer is kept until the scan passes it. A cell found
+is counted exactly and is P unless a single move, a forced N cell or a
+shared direction (whose rays are searched at level b) says otherwise.
+Past :data:`MAX_SEARCHES` searches, one search a room at level b is run
+and every cell it finds is counted (correct, slower).
+
+Work per column: O(S (R + 1) + J + V (R + M + W)) with S the searches
+started ((b + 1)(b + 2) / 2 with one other ray), R rays, M single moves,
+J union-find jumps (finds amortised by path compression), V the cells
+counted exactly (b + 1 P-positions plus the N cells of single moves, forced
+N cells and shared directions) and W the list walks of shared directions.
+J is not bounded by the game's rules: it is the number of times the
+acceptable rows and lines alternate below the column's last P-position.
+Measured (``stats``) up to n = 3·10^5: with b = 2..4, J + V stays at 4 to
+11 a column for Wythoff's Nim and Maharaja Nim at every n; with b = 1 the
+partly filled rows and diagonals interleave with the full ones and J grows
+as n/27 (Wythoff) and n/150 (Maharaja) a column: quadratic in all.
+Memory: per level, 4 bytes a row and a line of each ray (the union-finds),
+a byte a row and a line (the counters), 8 bytes a possible position
+((b + 1) n + forced) and 16 one of the answer; :func:`table_bytes`.
+
+References
+----------
+.. [1] U. Larsson, "Blocking Wythoff Nim", Electron. J. Combin. 18 (2011)
+   P120, arXiv:1010.5816.
+.. [2] J. Hu, D. Sleator, J. Tsin, "Wythoff's Nim with Finite Alterations",
+   arXiv:2408.02851 (free rows and diagonals).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from catalog.compute.jit import njit
+from catalog.compute.kernel import _contains, _csr
+from catalog.compute.ruleset import rules
+
+#: Most leapfrog searches a column's scan may start with (:func:`searches`);
+#: past it the sweep keeps one level (b) and counts every cell it finds.
+MAX_SEARCHES = 256
+
+
+@njit(cache=True, inline="always")
+def _record(
+    x, y, k, b, lev, n, rays, col0, rbase, rsize, ring, cbase, cnt, rows, rowcnt,
+    dirs, hbase, head, nxt, out_x, out_y,
+):  # fmt: skip
+    """Write the P-position (x, y) as the k-th found; count it in its row
+    and on each ray's line (marking the levels it passes) and in its
+    shared direction's list."""
+    out_x[k] = x
+    out_y[k] = y
+    nl = lev.shape[0]
+    v = rowcnt[y]
+    if v <= b:
+        rowcnt[y] = v + 1
+        for lv in range(nl):
+            if lev[lv] == v:
+                rows[y * nl + lv] = 1
+    for i in range(rays.shape[0]):
+        stride = rays[i, 0] * rays[i, 2]
+        idx = col0[i] + y * stride
+        v = cnt[cbase[i] + idx]
+        if v <= b:
+            cnt[cbase[i] + idx] = v + 1
+            for lv in range(nl):
+                if lev[lv] == v:
+                    ring[rbase[i] + idx * nl + lv] = stride
+    for d in range(dirs.shape[0]):
+        p, q = dirs[d, 0], dirs[d, 1]
+        line = hbase[d] + y * p - x * q + q * n
+        nxt[k] = head[line]
+        head[line] = k
+
+
+@njit(cache=True, inline="always")
+def _find_at(ring, base, idx, top, nl, lv):
+    """:func:`catalog.compute.kernel._find` over tables whose levels are
+    interleaved: line idx's slot of level lv is ``base + idx * nl + lv``, so
+    the searches of a column, which read the same lines at different levels,
+    share cache lines."""
+    root = idx
+    while root < top:
+        step = ring[base + root * nl + lv]
+        if step == 0:
+            break
+        root += step
+    if root > top:
+        root = top
+    while idx < root:
+        s = base + idx * nl + lv
+        step = ring[s]
+        ring[s] = root - idx
+        idx += step
+    return root
+
+
+@njit(cache=True, inline="always")
+def _leap(y, comp, n, nl, rows, rays, col0, rbase, rsize, ring, stats):
+    """The first cell of the column at or above y whose row holds at most
+    ``lev[comp[0]]`` P-positions and whose line on ray i at most
+    ``lev[comp[1 + i]]`` (n if none): a leapfrog between their union-finds."""
+    while True:
+        y = _find_at(rows, 0, y, n, nl, comp[0])
+        if y >= n:
+            return n
+        moved = False
+        for i in range(rays.shape[0]):
+            stride = rays[i, 0] * rays[i, 2]
+            idx = col0[i] + y * stride
+            j = _find_at(ring, rbase[i], idx, rsize[i], nl, comp[1 + i])
+            if j != idx:
+                stats[1] += 1
+                moved = True
+                y = (j - col0[i]) // stride if j < rsize[i] else n
+                if y >= n:
+                    return n
+        if not moved:
+            return y
+
+
+@njit(cache=True)
+def _sweep(
+    n, b, lev, comps, cstart, rays, rbase, rsize, ring, cbase, cnt,
+    solo, dirs, dstart, dgs, hbase, head, nxt,
+    moves, fp_start, fp_y, fn_start, fn_y, fcols,
+    rows, rowcnt, col_start, out_x, out_y, stats,
+):  # fmt: skip
+    """Label the columns 0..n-1 (the module docstring); returns how many
+    P-positions were written to out_x, out_y. ``comps[cstart[r]:cstart[r + 1]]``
+    are the searches for room r (:func:`searches`). ``stats``: [cells
+    counted exactly, union-find jumps]."""
+    nr = rays.shape[0]
+    nl = lev.shape[0]
+    col0 = np.zeros(nr, dtype=np.int64)
+    cy = np.full(comps.shape[0], -1, dtype=np.int64)  # each search's answer
+    k = 0
+    for x in range(n):
+        col_start[x] = k
+        for i in range(nr):
+            p, q, g = rays[i, 0], rays[i, 1], rays[i, 2]
+            col0[i] = q * (n - x) * g + (x // p) % g  # the line of (x, 0)
+        fa, fb = 0, 0
+        na, nb = 0, 0
+        if x < fcols:
+            fa, fb = fp_start[x], fp_start[x + 1]
+            na, nb = fn_start[x], fn_start[x + 1]
+        c = 0
+        y = 0
+        room = -1
+        while c <= b and y < n:
+            if room != b - c:  # fewer searches once a P-position is below
+                room = b - c
+                for s in range(cstart[room], cstart[room + 1]):
+                    cy[s] = -1
+            best = n
+            for s in range(cstart[room], cstart[room + 1]):
+                if cy[s] < y:
+                    cy[s] = _leap(y, comps[s], n, nl, rows, rays, col0, rbase,
+                                  rsize, ring, stats)  # fmt: skip
+                if cy[s] < best:
+                    best = cy[s]
+            y = best
+            while fa < fb and fp_y[fa] < y and c <= b:  # forced P passed over
+                _record(
+                    x, fp_y[fa], k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
+                    cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                )  # fmt: skip
+                k += 1
+                fa += 1
+                c += 1
+            if c > b or y >= n:
+                break
+            if fa < fb and fp_y[fa] == y:
+                _record(
+                    x, y, k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
+                    cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                )  # fmt: skip
+                k += 1
+                fa += 1
+                c += 1
+                y += 1
+                continue
+            if na < nb and _contains(fn_y, na, nb, y):
+                y += 1
+                continue
+            stats[0] += 1
+            total = c + rowcnt[y]
+            for i in range(nr):
+                if solo[i]:
+                    total += cnt[cbase[i] + col0[i] + y * rays[i, 0] * rays[i, 2]]
+            for d in range(dirs.shape[0]):
+                if total > b:
+                    break
+                p, q = dirs[d, 0], dirs[d, 1]
+                e = head[hbase[d] + y * p - x * q + q * n]
+                while e >= 0:
+                    t = (x - out_x[e]) // p
+                    for s in range(dstart[d], dstart[d + 1]):
+                        if t % dgs[s] == 0:
+                            total += 1
+                            break
+                    e = nxt[e]
+            for i in range(moves.shape[0]):
+                if total > b:
+                    break
+                xs, ys = x - moves[i, 0], y - moves[i, 1]
+                if xs >= 0 and ys >= 0:
+                    if _contains(out_y, col_start[xs], col_start[xs + 1], ys):
+                        total += 1
+            if total <= b:
+                _record(
+                    x, y, k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
+                    cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                )  # fmt: skip
+                k += 1
+                c += 1
+            y += 1
+        while fa < fb:  # the forced P-positions above the last one found
+            _record(
+                x, fp_y[fa], k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
+                cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+            )  # fmt: skip
+            k += 1
+            fa += 1
+    col_start[n] = k
+    return k
+
+
+class Layout(NamedTuple):
+    """The rule set as the sweep takes it, and the sizes of its tables."""
+
+    block: int
+    rays: np.ndarray  # (r, 3): p, q, g of each ray other than Nim's
+    moves: np.ndarray  # (m, 2)
+    dirs: np.ndarray  # (d, 2): the directions holding two rays or more
+    dstart: np.ndarray  # (d + 1,): their rays' g, as a CSR over dgs
+    dgs: np.ndarray
+    rsize: np.ndarray  # (r,): lines (times classes) of each ray
+    dlines: np.ndarray  # (d,): lines of each shared direction
+
+
+def layout(block: int, rays: Any, moves: Any = None) -> Layout:
+    """Check the rule set and lay out the sweep's tables.
+
+    Raises
+    ------
+    ValueError
+        Without both Nim rays, with block < 0, or on a malformed rule.
+    """
+    if block < 0:
+        raise ValueError("block must be >= 0")
+    r = rules(rays, moves)
+    kept = {tuple(v) for v in r.rays.tolist()}
+    if not {(1, 0), (0, 1)} <= kept:
+        raise ValueError("the blocking sweep needs both rays (1, 0) and (0, 1)")
+    extra = np.array([(a, c) for a, c in sorted(kept) if a and c], dtype=np.int64)
+    extra = extra.reshape(-1, 2)
+    g = np.gcd(extra[:, 0], extra[:, 1])
+    rays3 = np.column_stack([extra[:, 0] // g, extra[:, 1] // g, g]).astype(np.int64)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for p, q, gg in rays3.tolist():
+        groups.setdefault((p, q), []).append(gg)
+    shared = [(d, gs) for d, gs in sorted(groups.items()) if len(gs) > 1]
+    dirs = np.array([d for d, _ in shared], dtype=np.int64).reshape(-1, 2)
+    dstart = np.cumsum([0] + [len(gs) for _, gs in shared]).astype(np.int64)
+    dgs = np.array([gg for _, gs in shared for gg in gs], dtype=np.int64)
+    return Layout(
+        block,
+        rays3,
+        r.moves,
+        dirs,
+        dstart,
+        dgs,
+        (rays3[:, 0] + rays3[:, 1]) * rays3[:, 2],  # times n, plus g
+        dirs[:, 0] + dirs[:, 1],  # times n, plus 1
+    )
+
+
+def levels(block: int, count: int) -> np.ndarray:
+    """The ``count`` levels of the union-finds: 0, 1, ..., count - 2 and
+    ``block`` itself (which the scan needs when nothing lies below it)."""
+    count = max(1, min(count, block + 1))
+    return np.array([*range(count - 1), block], dtype=np.int64)
+
+
+def _spread(room: int, parts: int) -> list[list[int]]:
+    """Every way of writing ``room`` as ``parts`` non-negative terms."""
+    if parts == 1:
+        return [[room]]
+    return [
+        [v, *rest] for v in range(room + 1) for rest in _spread(room - v, parts - 1)
+    ]
+
+
+def search_count(block: int, solo: int) -> int:
+    """The searches a column may run with every level kept: the ways of
+    spreading the room ``block`` over the row and ``solo`` rays."""
+    return math.comb(block + solo, solo)
+
+
+def searches(lev: np.ndarray, solo: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The leapfrog searches of each room r = 0..b (b = ``lev[-1]``), as
+    level indices of [row, ray 0, ray 1, ...] (``comps[cstart[r]:cstart[r+1]]``).
+
+    With every level kept (``lev`` = 0..b) they are the ways of spreading r
+    over the row and the rays in no shared direction (``solo``): a cell
+    whose counts sum to at most r meets one of them, and a cell one of them
+    finds sums to at most r, so only single moves, forced N cells and
+    shared directions can make a found cell N. A ray in a shared direction
+    stays at level b (its own count is a lower bound of the direction's).
+    With fewer levels, each room has one search, every count at the least
+    level >= r: a cell it finds can still sum to more than r.
+    """
+    b = int(lev[-1])
+    top = len(lev) - 1
+    rows: list[list[int]] = []
+    cstart = [0]
+    whole = len(lev) == b + 1
+    for room in range(b + 1):
+        if whole:
+            for spread in _spread(room, 1 + int(solo.sum())):
+                it = iter(spread[1:])
+                rows.append([spread[0], *(next(it) if s else top for s in solo)])
+        else:
+            level = int(np.searchsorted(lev, room))
+            rows.append([level] * (1 + len(solo)))
+        cstart.append(len(rows))
+    comps = np.array(rows, dtype=np.int64).reshape(-1, 1 + len(solo))
+    return comps, np.array(cstart, dtype=np.int64)
+
+
+def _solo(lay: Layout) -> np.ndarray:
+    """1 for each ray alone in its direction, 0 for the shared ones."""
+    solo = np.ones(len(lay.rays), dtype=np.int64)
+    for p, q in lay.dirs.tolist():
+        solo[(lay.rays[:, 0] == p) & (lay.rays[:, 1] == q)] = 0
+    return solo
+
+
+def searches_per_column(lay: Layout) -> int:
+    """How many leapfrog searches a column starts, over every room 0..b
+    (:func:`searches`, with :func:`default_levels`)."""
+    solo = int(_solo(lay).sum())
+    if default_levels(lay) < lay.block + 1:
+        return lay.block + 1
+    return sum(search_count(room, solo) for room in range(lay.block + 1))
+
+
+def default_levels(lay: Layout) -> int:
+    """Every level 0..b while a column starts at most :data:`MAX_SEARCHES`
+    searches (:func:`search_count`), else the level b alone."""
+    spread = search_count(lay.block, int(_solo(lay).sum()))
+    return lay.block + 1 if spread <= MAX_SEARCHES else 1
+
+
+def table_bytes(n: int, lay: Layout, count: int, forced: int = 0) -> int:
+    """Bytes :func:`block_sweep_p_positions` allocates with ``count`` levels
+    (:func:`levels`) for ``forced`` forced P-positions."""
+    count = max(1, min(count, lay.block + 1))
+    lines = int((lay.rsize * n + lay.rays[:, 2]).sum())
+    out = (lay.block + 1) * n + forced
+    heads = int((lay.dlines * n + 1).sum()) if len(lay.dirs) else 0
+    listed = out if len(lay.dirs) else 0
+    return (
+        count * 4 * (n + 1 + lines)  # the union-finds
+        + n  # row counters
+        + lines  # line counters
+        + 8 * (n + 1)  # column starts
+        + 8 * out  # positions found (x, y as int32)
+        + 8 * (heads + listed)  # the shared directions' lists
+        + 16 * out  # the (k, 2) int64 answer
+    )
+
+
+def block_sweep_p_positions(
+    n: int,
+    block: int,
+    rays: Any = ((1, 0), (0, 1)),
+    moves: Any = None,
+    forced_p: Any = None,
+    forced_n: Any = None,
+    count: int | None = None,
+    stats: np.ndarray | None = None,
+) -> np.ndarray:
+    """Every P-position with x, y < n of a blocking game with both Nim rays.
+
+    Parameters
+    ----------
+    n : int
+        The box side (>= 0).
+    block : int
+        P iff at most ``block`` options are P (0: the normal play rule).
+    rays : array_like of shape (k, 2)
+        Must contain (1, 0) and (0, 1); any others are allowed.
+    moves : array_like of shape (k, 2)
+        Single moves.
+    forced_p, forced_n : array_like of shape (k, 2)
+        Cells forced P or N (those outside the box are ignored).
+    count : int, optional
+        Levels of union-finds (:func:`levels`); every level 0..block by
+        default.
+    stats : numpy.ndarray, optional
+        Two int64 counters, increased by the cells counted exactly and the
+        union-find jumps.
+
+    Returns
+    -------
+    numpy.ndarray
+        (k, 2) int64 sorted by x then y; the same as
+        :func:`~catalog.compute.dense.dense_p_positions`.
+
+    Raises
+    ------
+    ValueError
+        Without both Nim rays, on a malformed rule or a cell forced both ways.
+
+    Notes
+    -----
+    Time and memory: the module docstring; :func:`table_bytes` gives the
+    bytes, which callers bound before calling.
+
+    Examples
+    --------
+    >>> block_sweep_p_positions(6, 1, [[1, 0], [0, 1], [1, 1]]).tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 3], [2, 2], [2, 5], [3, 1], [5, 2]]
+    """
+    lay = layout(block, rays, moves)
+    fp = _cells(forced_p, n)
+    fn = _cells(forced_n, n)
+    both = {tuple(c) for c in fp.tolist()} & {tuple(c) for c in fn.tolist()}
+    if both:
+        raise ValueError("a cell is forced both P and N")
+    if n <= 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    solo = _solo(lay)
+    lev = levels(block, default_levels(lay) if count is None else count)
+    comps, cstart = searches(lev, solo)
+    nl = len(lev)
+    rsize = lay.rsize * n + lay.rays[:, 2]
+    rbase = (np.cumsum(nl * rsize) - nl * rsize).astype(np.int64)
+    cbase = (np.cumsum(rsize) - rsize).astype(np.int64)
+    hsize = lay.dlines * n + 1
+    hbase = (np.cumsum(hsize) - hsize).astype(np.int64)
+    cap = (block + 1) * n + len(fp)
+    columns = 1 + max(int(fp[:, 0].max(initial=-1)), int(fn[:, 0].max(initial=-1)))
+    fp_start, fp_y = _csr(tuple(map(tuple, fp.tolist())), columns)
+    fn_start, fn_y = _csr(tuple(map(tuple, fn.tolist())), columns)
+    out_x = np.empty(cap, dtype=np.int32)
+    out_y = np.empty(cap, dtype=np.int32)
+    shared = len(lay.dirs) > 0
+    found = _sweep(
+        n, block, lev, comps, cstart, lay.rays, rbase, rsize,
+        np.zeros(int((nl * rsize).sum()), dtype=np.int32), cbase,
+        np.zeros(int(rsize.sum()), dtype=np.uint8),
+        solo, lay.dirs, lay.dstart, lay.dgs, hbase,
+        np.full(int(hsize.sum()) if shared else 0, -1, dtype=np.int64),
+        np.full(cap if shared else 0, -1, dtype=np.int64),
+        lay.moves, fp_start, fp_y, fn_start, fn_y, columns,
+        np.zeros(nl * (n + 1), dtype=np.int32), np.zeros(n, dtype=np.uint8),
+        np.zeros(n + 1, dtype=np.int64), out_x, out_y,
+        np.zeros(2, dtype=np.int64) if stats is None else stats,
+    )  # fmt: skip
+    return np.column_stack([out_x[:found], out_y[:found]]).astype(np.int64)
+
+
+def _cells(cells: Any, n: int) -> np.ndarray:
+    """Forced cells inside the box, (k, 2) int64, without repeats."""
+    arr = np.asarray([] if cells is None else cells, dtype=np.int64).reshape(-1, 2)
+    if (arr < 0).any():
+        raise ValueError("forced cells must have non-negative coordinates")
+    return np.unique(arr[(arr[:, 0] < n) & (arr[:, 1] < n)], axis=0)
