@@ -153,7 +153,7 @@ def storing(url: str, scale: float) -> dict[str, tuple[float, float]]:
     total = time.perf_counter() - start
     with store.sessions.begin() as session:
         start = time.perf_counter()
-        filler._store_derived(session, 1, n, whole_columns=True)
+        filler._store_derived(session, 1, n, whole_columns=True, window=n)
         derive = time.perf_counter() - start
         session.rollback()
     with store.sessions() as session:
