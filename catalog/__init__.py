@@ -26,11 +26,27 @@ if TYPE_CHECKING:
 __all__ = ["DefinitionError", "p_positions"]
 
 
+def _p_positions(definition: Any, n: int) -> Any:
+    """:func:`catalog.compute.ptable.p_positions`, with a ``star`` that names
+    a seeded entry (``W000001``) or a family member (``maharaja.1.2``)
+    read from the shipped seeds and families: no database."""
+    from catalog.compute.ptable import p_positions
+    from catalog.kinds.star import names_entries
+
+    if names_entries(definition):
+        from catalog.families.registry import shipped_names
+        from catalog.games.definition import canonicalize
+
+        definition = canonicalize(definition, shipped_names())
+    return p_positions(definition, n)
+
+
 def __getattr__(name: str) -> Any:
     if name == "p_positions":
-        from catalog.compute.ptable import p_positions
+        from catalog.compute import ptable
 
-        return p_positions
+        _p_positions.__doc__ = ptable.p_positions.__doc__  # help() shows the whole
+        return _p_positions
     if name == "DefinitionError":
         from catalog.games.definition import DefinitionError
 

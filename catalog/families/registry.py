@@ -343,6 +343,13 @@ def names(seeds: dict[str, dict], families: Callable[[], FamilySet]) -> Names:
     return lookup
 
 
+def shipped_names() -> Names:
+    """:func:`names` of the shipped seeds and families: what
+    :func:`catalog.p_positions` resolves a ``star``'s ID or label by, with
+    no database."""
+    return names(read_seed_definitions(seeds_dir()), _shipped)
+
+
 def load_families(folder: Path | None = None, seeds: Path | None = None) -> FamilySet:
     """Load and validate every ``*.json`` in ``folder`` (default: the shipped
     families) against the seeds in ``seeds`` (default: the shipped seeds).

@@ -68,6 +68,16 @@ def _resolve(
     return data
 
 
+def names_entries(data: Any) -> bool:
+    """Does a ``star`` of ``data`` (or of the games inside it) name an entry
+    by ID or label?"""
+    while isinstance(data, Mapping) and "star" in data:
+        data = data["star"]
+        if isinstance(data, str):
+            return True
+    return False
+
+
 def depth(data: Any) -> int:
     """How many ``star`` levels ``data`` nests."""
     levels = 0

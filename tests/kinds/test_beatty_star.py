@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import catalog
@@ -102,12 +103,28 @@ def test_star_nests_at_most_the_stated_depth():
 
 
 def test_a_name_is_refused_where_nothing_resolves_it():
-    """The pure API has no catalog to look an ID up in: it says so."""
+    """Without a names function a definition cannot stand for an entry:
+    canonicalize says so."""
     for name in ("W000001", "maharaja.1.2"):
-        with pytest.raises(DefinitionError, match=f"^star: '{name}' names an entry;"):
-            catalog.p_positions({"star": name}, 10)
         with pytest.raises(DefinitionError, match="give the definition itself"):
             parse_json(json.dumps({"star": {"star": name}}))
+
+
+def test_the_pure_api_reads_seeds_and_family_members_from_the_shipped_files():
+    """catalog.p_positions has no database: a seed's ID and a family
+    member's label are read from the shipped files, anything else is an
+    error naming star."""
+    wythoff_star = catalog.p_positions({"star": {"rays": [[1, 0], [0, 1], [1, 1]]}}, 40)
+    assert np.array_equal(catalog.p_positions({"star": "W000001"}, 40), wythoff_star)
+    maharaja = {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]}
+    assert np.array_equal(
+        catalog.p_positions({"star": {"star": "maharaja.1.2"}}, 30),
+        catalog.p_positions({"star": {"star": maharaja}}, 30),
+    )
+    with pytest.raises(DefinitionError, match="^star: 'W009999' is neither a seed"):
+        catalog.p_positions({"star": "W009999"}, 10)
+    with pytest.raises(DefinitionError, match="^star: "):
+        catalog.p_positions({"star": "nope.1"}, 10)
 
 
 def test_a_chain_of_names_that_comes_back_is_refused():
