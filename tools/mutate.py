@@ -1108,6 +1108,18 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "the session's close detaches the rows anyway (expire_on_commit off: "
             "their attributes stay loaded)",
         ),
+        # The string run's (--strings):
+        (
+            'return "XXlostXX"',
+            "retry_later's answer for a job no longer ours: its callers "
+            "(catalog/service/jobs.py) map every answer but queued and failed "
+            "to the outcome lost",
+        ),
+        (
+            'raise RuntimeError(f"XXcould not queue',
+            "the message after ten lost races in a row: never met (as range(9) "
+            "and range(11) above)",
+        ),
     ],
 }
 
