@@ -602,6 +602,14 @@ def test_enqueue_answers_with_the_running_job_that_covers_the_bound(store):
     assert jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]["id"] == larger["id"]
 
 
+def test_enqueue_answers_with_the_running_job_before_a_smaller_queued_one(store):
+    small = jobs.enqueue(store, ["W000005"], 1000)["jobs"][0]
+    big = jobs.enqueue(store, ["W000005"], 3000, priority=5)["jobs"][0]
+    assert queue.claim_next(store.sessions).id == big["id"]
+    assert jobs.enqueue(store, ["W000005"], 500)["jobs"][0]["id"] == big["id"]
+    assert states(store)[small["id"]][0] == "queued"
+
+
 def _unique_violation() -> IntegrityError:
     return IntegrityError("UPDATE jobs", {}, Exception("one running job an entry"))
 
