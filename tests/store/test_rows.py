@@ -14,6 +14,7 @@ from catalog import service
 from catalog.config import Settings
 from catalog.errors import BadInput
 from catalog.games.definition import canonicalize
+from catalog.service.store import batch
 from catalog.store import labels as labelled
 from catalog.store import repository as repo
 from catalog.store import rows, tables
@@ -211,3 +212,16 @@ def test_a_label_moves_to_another_entry_once(make_store):
         found = connection.execute(query).one()
     assert (found.label, found.entry_id, found.rank, found.p1) == ("x.1", second, 8, 1)
     assert (found.p2, found.p3) == (None, None)
+
+
+def test_adding_in_a_batch_commits_with_the_batch(make_store):
+    store = make_store()
+    game = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 3]]}'
+    with pytest.raises(ZeroDivisionError), batch(store) as inside:
+        assert service.add(inside, game) == {"id": "W000001", "created": True}
+        assert service.add(inside, game) == {"id": "W000001", "created": False}
+        1 / 0  # noqa: B018  the batch fails: nothing of it stays
+    assert contents(store)["entries"] == []
+    with batch(store) as inside:
+        assert service.add(inside, game) == {"id": "W000001", "created": True}
+    assert service.add(store, game) == {"id": "W000001", "created": False}
