@@ -130,14 +130,17 @@ STRINGS: dict[str, dict[str, list[Any]]] = {
     "cli/jobs.py": {"groups": [STATES], "only": ["state"]},
 }
 #: The string run's tests, in stages: the states as the CLI and the API show
-#: them on SQLite (a few seconds), the queue's other tests, then PostgreSQL.
+#: them on SQLite (a few seconds), the text summary of ``wythoff jobs`` (its
+#: sections are states), the queue's other tests, then PostgreSQL.
 STRING_TESTS = [
     "tests/cli/test_job_states.py",
     "tests/store/test_queue.py",
     "tests/api/test_queue.py",
 ]
+SUMMARIES = "tests/cli/test_summaries.py"
 STRING_STAGES = [
     ["-m", "not postgres", STRING_TESTS[0]],
+    ["-m", "not postgres", "-k", "jobs or empty_queue", SUMMARIES],
     ["-m", "not postgres", *STRING_TESTS[1:]],
     ["-m", "postgres", *STRING_TESTS],
 ]
