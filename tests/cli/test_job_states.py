@@ -73,7 +73,8 @@ class Views:
         # The whole table (``jobs`` alone prints a summary at a terminal).
         rows = self.wythoff("jobs", "--all", json_out=False).splitlines()
         (row,) = [r.split() for r in rows[1:] if r.split()[:1] == [str(job_id)]]
-        assert row[1:4] == [job["entry"], str(job["n"]), job["state"]]
+        done = f"{job['done']}/{job['n']}"
+        assert row[1:5] == [job["entry"], str(job["n"]), job["state"], done]
         return job
 
     def shown(self, job_id: int) -> dict[str, Any]:
