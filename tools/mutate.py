@@ -1449,9 +1449,12 @@ def operator_table(module: str) -> str:
     """The configuration's table that makes the string operator's mutants
     (an operator with arguments gets none without one)."""
     args = STRINGS[module]
-    fields = ", ".join(f"{key} = {json.dumps(value)}" for key, value in args.items())
+    fields = "".join(f"{key} = {json.dumps(value)}\n" for key, value in args.items())
     name = json.dumps(string_operator().OPERATOR)
-    return f"[cosmic-ray.operators]\n{name} = [{{ {fields} }}]\n"
+    # An array of tables, not an inline one: cosmic-ray reads its
+    # configuration with the package toml (0.10), which refuses an inline
+    # table holding two groups ([[...], [...]]): catalog/service/jobs.py's.
+    return f"[[cosmic-ray.operators.{name}]]\n{fields}"
 
 
 def toml_string(text: str) -> str:
