@@ -983,6 +983,16 @@ EQUIVALENT: dict[str, list[tuple[str, str]]] = {
             "lower(k) >= 0 for k >= 0, so a = -1 fails the second test anyway",
         ),
     ],
+    "cli/jobs.py": [
+        *[
+            (
+                f'if "counts" in doc and "{state}" in doc and "{state}" in doc:',
+                "the only document with counts at its top is the queue's summary, "
+                "which holds both running and failed",
+            )
+            for state in ("running", "failed")
+        ],
+    ],
     "catalog/service/jobs.py": [
         (
             "full = len(group) > BATCH_JOBS",
