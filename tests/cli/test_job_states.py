@@ -62,6 +62,8 @@ class Views:
         assert len(listed) == 1
         (job,) = listed
         assert set(job) == set(JOB["properties"])  # the OpenAPI document's
+        assert set(JOB["required"]) <= set(job)
+        assert job["state"] in JOB["properties"]["state"]["enum"]
         response = self.client.get(f"/api/v1/jobs/{job_id}")
         assert response.status_code == 200
         assert response.get_json() == job
