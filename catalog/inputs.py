@@ -174,13 +174,37 @@ def read_json(text: str, name: str, max_length: int) -> Any:
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
+#: Characters (strings left out) from which :func:`nesting` counts with
+#: numpy: below, a loop in Python takes less than importing numpy would
+#: (``wythoff add`` reads its definition without it).
+NESTING_NUMPY_FROM = 20_000
+
+
 def nesting(text: str) -> int:
     """How deep arrays and objects nest in ``text``, strings left out (an
     unterminated string only makes the count larger; the decoder refuses it
     anyway)."""
+    bare = _STRING.sub("", text)
+    if len(bare) < NESTING_NUMPY_FROM:
+        return _nesting_loop(bare)
+    return _nesting_numpy(bare)
+
+
+def _nesting_loop(bare: str) -> int:
+    depth = deepest = 0
+    for char in bare:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _nesting_numpy(bare: str) -> int:
     import numpy as np  # here: the command line's start-up does not need it
 
-    codes = np.frombuffer(_STRING.sub("", text).encode(), dtype=np.uint8)
+    codes = np.frombuffer(bare.encode(), dtype=np.uint8)
     steps = np.zeros(codes.size, dtype=np.int64)
     steps[(codes == ord("[")) | (codes == ord("{"))] = 1
     steps[(codes == ord("]")) | (codes == ord("}"))] = -1

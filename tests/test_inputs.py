@@ -1,5 +1,6 @@
 """What users type: integers in ASCII digits only, text the database holds."""
 
+import random
 import re
 import sys
 
@@ -191,3 +192,27 @@ def test_read_json_reads_what_is_within_the_limits():
         "a": "[" * 50,
         "b": [1],
     }
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_nesting_counts_alike_in_python_and_in_numpy(seed):
+    # Short texts are counted by a loop (no numpy for `wythoff add`), long
+    # ones with numpy: both against each other on random texts of brackets,
+    # strings and other characters, and at the length where the two meet.
+    from catalog.inputs import (
+        NESTING_NUMPY_FROM,
+        _nesting_loop,
+        _nesting_numpy,
+        nesting,
+    )
+
+    rng = random.Random(seed)
+    for _ in range(300):
+        text = "".join(rng.choice('[]{}"\\,1 x') for _ in range(rng.randint(0, 60)))
+        assert _nesting_loop(text) == _nesting_numpy(text), text
+    deep = "[" * 7 + "]" * 7
+    for length in (NESTING_NUMPY_FROM - 1, NESTING_NUMPY_FROM):
+        text = deep + "," * (length - len(deep) - 2) + '""'
+        assert len(text) == length
+        assert nesting(text) == 7
+        assert nesting('"[[[",' + text + ',"]]]"') == 7  # strings left out

@@ -260,3 +260,18 @@ def test_a_string_session_holds_the_string_operator_s_mutants_only(tmp_path):
     # queued and done: three other states each; "gone": XX.
     assert specs == [(k, STRINGS.OPERATOR) for k in range(7)]
     assert args == {str(STORE_ARGS)}
+
+
+@pytest.mark.parametrize("module", sorted(mutate.STRINGS))
+def test_each_string_session_s_configuration_reads_as_cosmic_ray_reads_it(module):
+    """cosmic-ray reads its configuration with the package toml (0.10),
+    which refused the inline table of two groups that catalog/service/jobs.py
+    had: its string run stopped before its first mutant."""
+    import tomllib
+
+    import toml
+
+    text = mutate.operator_table(module)
+    wanted = {"cosmic-ray": {"operators": {STRINGS.OPERATOR: [mutate.STRINGS[module]]}}}
+    assert tomllib.loads(text) == wanted
+    assert toml.loads(text) == wanted

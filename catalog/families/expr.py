@@ -16,11 +16,13 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from catalog.compute.closed import lower
-
 
 def wythoff_p(x: int, y: int) -> bool:
     """Is (x, y) a P-position of Wythoff's Nim? (exact, any size)"""
+    # Imported here: the closed forms load numpy, which loading the families
+    # (``wythoff add`` looks a new game up among their members) does not need.
+    from catalog.compute.closed import lower
+
     a, b = min(x, y), max(x, y)
     return a >= 0 and lower(b - a) == a
 

@@ -3,45 +3,34 @@
 Each function takes a :class:`Store` and plain arguments and returns one
 JSON-ready document; the session lifecycle lives here, not in the callers.
 The modules follow the jobs: :mod:`.store` (the database, resolving an entry
-argument), :mod:`.entries` (add, show, invariants, seed, verify),
-:mod:`.positions` (compute on demand, pages, is-p, Grundy values),
+argument), :mod:`.adding` (add), :mod:`.entries` (show, invariants, seed,
+verify), :mod:`.positions` (compute on demand, pages, is-p, Grundy values),
 :mod:`.sequences` (sequences, bit-strings, exports, search) and
 :mod:`.listings` (families, seeding them, list, tables).
 
-The names of :mod:`.entries`, :mod:`.sequences` and :mod:`.listings` are
-imported on first use (PEP 562): ``wythoff is-p`` loads what reading an
-entry's positions needs, ``wythoff show`` what reading its document needs,
-neither the families, the exports nor the ORM (``tests/cli/test_startup.py``
-holds this). :mod:`.positions` is imported at once: its function
-``positions`` shares the module's name, and importing the module later
-would set the package's attribute to the module.
+Every name but :class:`Store` and the entry arguments' helpers is imported
+on first use (PEP 562): ``wythoff is-p`` loads what reading an entry's
+positions needs, ``wythoff show`` what reading its document needs, neither
+the families, the exports nor the ORM, and ``wythoff add`` neither numpy
+nor the compute layer (``tests/cli/test_startup.py`` holds this). The
+function ``positions`` shares its module's name, and the import system sets
+a submodule, once loaded, as an attribute of its package: the package's
+module object (:class:`_Package`) keeps the function there.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from catalog.inputs import MAX_LIST_LIMIT
-from catalog.service.positions import (
-    MAX_EXACT_COORDINATE,
-    adjoinable,
-    compute,
-    grundy_json,
-    grundy_pieces,
-    grundy_table,
-    grundy_values,
-    is_p,
-    positions,
-    positions_page,
-    positions_window,
-    work_needed,
-)
 from catalog.service.store import Store, entry_game, entry_number, entry_version
 
 if TYPE_CHECKING:
+    from catalog.service.adding import add
     from catalog.service.entries import (
-        add,
         compute_many,
         copy_catalog,
         entry_document,
@@ -52,6 +41,20 @@ if TYPE_CHECKING:
         verify,
     )
     from catalog.service.listings import families, list_entries, seed_families, table
+    from catalog.service.positions import (
+        MAX_EXACT_COORDINATE,
+        adjoinable,
+        compute,
+        grundy_json,
+        grundy_pieces,
+        grundy_table,
+        grundy_values,
+        is_p,
+        positions,
+        positions_page,
+        positions_window,
+        work_needed,
+    )
     from catalog.service.sequences import (
         MAIN_SEQUENCES,
         UnknownSequence,
@@ -65,8 +68,8 @@ if TYPE_CHECKING:
 
 #: The names imported on first use, by module (as above).
 _LAZY = {
+    "catalog.service.adding": ("add",),
     "catalog.service.entries": (
-        "add",
         "compute_many",
         "copy_catalog",
         "entry_document",
@@ -77,6 +80,20 @@ _LAZY = {
         "verify",
     ),
     "catalog.service.listings": ("families", "list_entries", "seed_families", "table"),
+    "catalog.service.positions": (
+        "MAX_EXACT_COORDINATE",
+        "adjoinable",
+        "compute",
+        "grundy_json",
+        "grundy_pieces",
+        "grundy_table",
+        "grundy_values",
+        "is_p",
+        "positions",
+        "positions_page",
+        "positions_window",
+        "work_needed",
+    ),
     "catalog.service.sequences": (
         "MAIN_SEQUENCES",
         "UnknownSequence",
@@ -137,3 +154,18 @@ def __getattr__(name: str) -> Any:
     if module is not None:
         return getattr(importlib.import_module(module), name)
     raise AttributeError(f"module 'catalog.service' has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """This package's module object. Loading a submodule sets it as an
+    attribute of its package: the module :mod:`.positions` would then hide
+    the function ``positions`` (found by :func:`__getattr__` while that
+    attribute is missing), so that one attribute is refused."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "positions" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -1,4 +1,4 @@
-"""Entries: add, show, list; the invariants stored with each entry; seeding,
+"""Entries: show and list; the invariants stored with each entry; seeding,
 verifying and reindexing the whole catalog.
 
 :func:`show` reads what is stored with one plain connection and Core
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,16 +21,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from catalog.compute.modes import column_mode
 from catalog.compute.sequences import MAX_TERMS
-from catalog.errors import BadInput, Busy, DatabaseUnavailable, NotFound
+from catalog.errors import BadInput, Busy, DatabaseUnavailable
 from catalog.games.definition import (
     Definition,
-    parse_json,
 )
-from catalog.inputs import (
-    MAX_NAME_LENGTH,
-    check_text,
-)
-from catalog.kinds.star import Names
 from catalog.service.store import Store, entry_number, idempotent, stored_game
 from catalog.store import labels as labelled
 from catalog.store.db import Reader, writing
@@ -257,45 +251,6 @@ class _Invariants:
             return key, future.result()
         except Exception:  # noqa: BLE001 - the caller computes it again
             return None
-
-
-def star_names(store: Store) -> Names:
-    """What an entry ID or label in a ``star`` stands for: the stored
-    entry's definition, or a family member's not seeded yet."""
-
-    def lookup(text: str) -> Mapping[str, Any]:
-        try:
-            number = entry_number(store, text)
-        except NotFound:
-            if not store.families.is_label(text):
-                raise
-            return store.families.parse_label(text).definition
-        from catalog.store import repository as repo  # the ORM: on use
-
-        with store.sessions() as session:
-            return dict(repo.get_entry(session, number).definition)
-
-    return lookup
-
-
-def add(store: Store, definition: str, name: str | None = None) -> dict[str, Any]:
-    """Add a game under the next free number; a game that is a family member
-    gets its labels at once (and keeps this number when its family is
-    seeded)."""
-    game = parse_json(definition, star_names(store))
-    if name is not None:
-        name = check_text(name, "name", MAX_NAME_LENGTH).strip()
-    from catalog.store import repository as repo  # the ORM: writes alone
-
-    # The write lock first (SQLite): two processes adding the same definition
-    # queue, and the second finds the first's entry.
-    with writing(store.sessions) as session:
-        entry, created = repo.add_entry(session, game, name=name)
-        if created:
-            labelled.attach_labels(
-                session, entry.id, store.families.label_rows(game.key)
-            )
-        return {"id": format_id(entry.id), "created": created}
 
 
 #: The columns of an entry and its extent that :func:`entry_document` shows.

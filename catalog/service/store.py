@@ -22,13 +22,13 @@ from catalog.store import labels as labelled
 from catalog.store.db import Reader, make_engine, make_sessionmaker, upgrade_to_head
 from catalog.store.ids import BadId, UnknownEntry, format_id, parse_id
 from catalog.store.limits import Limits
-from catalog.store.positions import ChunkCache
 from catalog.store.tables import entries, extents
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
     from catalog.families import FamilySet
+    from catalog.store.positions import ChunkCache
 
 #: Forced cells of the definitions one process keeps decoded (about 200
 #: bytes each, as JSON lists and as tuples): a few hundred MB at most.
@@ -128,6 +128,10 @@ class Store:
     @cached_property
     def cache(self) -> ChunkCache:
         """Decoded chunks shared by the requests of one process."""
+        # Imported here: the chunks' module loads numpy, which writing an
+        # entry (``wythoff add``) does not need.
+        from catalog.store.positions import ChunkCache
+
         return ChunkCache()
 
     @cached_property
@@ -147,6 +151,16 @@ class Store:
         more than the statements it runs)."""
         with self._reads.connect() as connection:
             yield connection
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """One write transaction of plain statements, committed at the end
+        of the block (no ORM: ``wythoff add``). On SQLite it takes the write
+        lock at BEGIN, as :func:`catalog.store.db.writing` does."""
+        with self.engine.connect() as connection:
+            connection = connection.execution_options(sqlite_begin="IMMEDIATE")
+            with connection.begin():
+                yield connection
 
     def dispose(self) -> None:
         if "engine" in self.__dict__:
@@ -182,6 +196,12 @@ class Batch(Store):
     @contextmanager
     def reading(self) -> Iterator[Connection]:
         yield self.connection
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        # As a session's commit here: a savepoint of the batch's transaction.
+        with self.connection.begin_nested():
+            yield self.connection
 
     def dispose(self) -> None:
         pass  # the parent's engine

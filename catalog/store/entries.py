@@ -6,11 +6,11 @@ it: the CLI's ``with Session.begin():`` or the web teardown does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, delete, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -32,6 +32,14 @@ from catalog.store.models import (
     utcnow,
 )
 from catalog.store.models import Sequence as SequenceRow
+from catalog.store.rows import (
+    ATTEMPTS,
+    alteration_values,
+    chunked,
+    default_name,
+    game_values,
+    ids_by_key,
+)
 
 
 def get_entry(session: Session, number: int) -> Entry:
@@ -45,34 +53,10 @@ def find_entry(session: Session, game: Definition) -> Entry | None:
     return session.scalar(select(Entry).where(Entry.key == game.key))
 
 
-def _game_values(game: Definition) -> dict[str, Any]:
-    """The ``games`` row of the game's rules (shared by every alteration)."""
-    rules = game.rules_json()
-    return {
-        "key": game.rules_key,
-        "rays": rules["rays"],
-        "moves": rules["moves"],
-        "special": rules["special"],
-    }
-
-
-def _alteration_values(game: Definition) -> dict[str, Any]:
-    """The ``alterations`` row of an altered game's forced cells."""
-    cells = game.forced_p + game.forced_n
-    return {
-        "key": game.alteration_key,
-        "forced_p": [list(c) for c in game.forced_p],
-        "forced_n": [list(c) for c in game.forced_n],
-        "cells": len(cells),
-        "width": 1 + max(x for x, _ in cells),
-        "height": 1 + max(y for _, y in cells),
-    }
-
-
 def _game_row(session: Session, game: Definition) -> Game:
     row = session.scalar(select(Game).where(Game.key == game.rules_key))
     if row is None:
-        row = Game(**_game_values(game), created_at=utcnow())
+        row = Game(**game_values(game), created_at=utcnow())
         session.add(row)
     return row
 
@@ -84,7 +68,7 @@ def _alteration_row(session: Session, game: Definition) -> Alteration | None:
         select(Alteration).where(Alteration.key == game.alteration_key)
     )
     if row is None:
-        row = Alteration(**_alteration_values(game), created_at=utcnow())
+        row = Alteration(**alteration_values(game), created_at=utcnow())
         session.add(row)
     return row
 
@@ -106,7 +90,7 @@ def add_entry(
     Returns ``(entry, created)``. Without ``number`` the next free ID is taken;
     two sessions racing for the same definition or ID retry inside a savepoint.
     """
-    for _attempt in range(5):
+    for _attempt in range(ATTEMPTS):
         existing = find_entry(session, game)
         if existing is not None:
             return existing, False
@@ -137,16 +121,7 @@ def add_entry(
                 raise
             continue
         return entry, True
-    raise RuntimeError("could not allocate an entry ID after 5 attempts")
-
-
-#: Keys or numbers looked up in one statement (SQLite allows 32766 variables).
-IN_CHUNK = 500
-
-
-def chunked(items: Sequence[Any], size: int = IN_CHUNK) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+    raise RuntimeError(f"could not allocate an entry ID after {ATTEMPTS} attempts")
 
 
 def entries_by_key(session: Session, keys: Sequence[str]) -> dict[str, Entry]:
@@ -193,17 +168,17 @@ def add_entries(session: Session, new: Sequence[NewEntry]) -> None:
         return
     session.flush()  # the statements below are Core's: no autoflush
     now = utcnow()
-    games = _ids_by_key(
+    games = ids_by_key(
         session,
         tables.games,
-        {e.game.rules_key: _game_values(e.game) for e in new},
+        {e.game.rules_key: game_values(e.game) for e in new},
         now,
     )
-    alterations = _ids_by_key(
+    alterations = ids_by_key(
         session,
         tables.alterations,
         {
-            e.game.alteration_key: _alteration_values(e.game)
+            e.game.alteration_key: alteration_values(e.game)
             for e in new
             if e.game.altered
         },
@@ -233,29 +208,6 @@ def add_entries(session: Session, new: Sequence[NewEntry]) -> None:
     words = [{"entry_id": e.number, "keyword": w} for e in new for w in set(e.keywords)]
     if words:
         session.execute(insert(tables.entry_keywords), words)
-
-
-def _ids_by_key(
-    session: Session, table: Table, values: dict[str, dict[str, Any]], now: Any
-) -> dict[str, int]:
-    """The id of the row of each key in ``values``, inserting those missing."""
-    keys = list(values)
-
-    def look(wanted: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for chunk in chunked(wanted):
-            query = select(table.c.key, table.c.id).where(table.c.key.in_(chunk))
-            found.update({key: id_ for key, id_ in session.execute(query)})
-        return found
-
-    ids = look(keys)
-    missing = [key for key in keys if key not in ids]
-    if missing:
-        session.execute(
-            insert(table), [{**values[key], "created_at": now} for key in missing]
-        )
-        ids.update(look(missing))
-    return ids
 
 
 def update_entry(
@@ -307,35 +259,3 @@ def clear_results(session: Session, entry: Entry) -> None:
         session.execute(delete(model).where(model.entry_id == entry.id))
     prints.clear(session, [entry.id])
     session.expire(entry, ["extent"])
-
-
-def default_name(game: Definition) -> str:
-    """A name from the rules, for a game added without one
-    (``Game with rays (1,0) (0,1); moves (1,2) (2,1)``; ``⋆ of the game
-    with Beatty moves of α = sqrt(2)``)."""
-    parts = _name_parts(game)
-    if game.kinds == {"star"} and game.star is not None:
-        return "⋆ of the game with " + "; ".join(_name_parts(game.star) or ["no moves"])
-    return "Game with " + "; ".join(parts or ["no moves"])
-
-
-def _name_parts(game: Definition) -> list[str]:
-    parts = []
-    if game.rays or not game.beyond("rays", "moves"):
-        parts.append("rays " + " ".join(f"({a},{b})" for a, b in game.rays))
-    if game.moves:
-        parts.append("moves " + " ".join(f"({a},{b})" for a, b in game.moves))
-    if game.special:
-        parts.append(", ".join(game.special))
-    if game.cones:
-        parts.append(f"{len(game.cones)} cone" + ("s" if len(game.cones) > 1 else ""))
-    if game.beatty is not None:
-        parts.append(f"Beatty moves of α = {game.beatty}")
-    if game.star is not None:
-        inner = "; ".join(_name_parts(game.star) or ["no moves"])
-        parts.append(f"the moves of ⋆ of the game with {inner}")
-    if game.block:
-        parts.append(f"block {game.block}")
-    if game.altered:
-        parts.append(f"{len(game.forced_p)} forced P, {len(game.forced_n)} forced N")
-    return parts

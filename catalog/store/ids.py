@@ -12,7 +12,7 @@ from catalog.inputs import SPACE, shown
 from catalog.store.tables import entries
 
 if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
+    from catalog.store.db import Reader
 
 #: ASCII digits only (``\d`` would take ``W００００01``), and nothing after them.
 _ID = re.compile(r"[Ww]([0-9]{6})")
@@ -45,7 +45,7 @@ class IdsExhausted(BadInput):
     """Every number below the family blocks is taken."""
 
 
-def next_free(session: Session) -> int:
+def next_free(session: Reader) -> int:
     """The number after the largest one in use below the family blocks (IDs
     only ever append; numbers from :data:`FIRST_FAMILY_ID` on belong to the
     families, see :mod:`catalog.families.registry`)."""

@@ -8,39 +8,40 @@ fields come from the compute layer: reading an entry needs only its labels.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import Row, bindparam, func, insert, select
+from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
 
 from catalog.store.db import Reader
 from catalog.store.tables import labels as table
 
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
 
-
-def attach_labels(session: Session, entry_id: int, rows: Iterable[dict]) -> int:
+def attach_labels(session: Reader, entry_id: int, rows: Iterable[dict]) -> int:
     """Give the entry these labels (``{"label", "family", "rank",
     "parameters", "codes"}``); return how many were new or moved."""
     return attach_many(session, {entry_id: rows})
 
 
-def attach_many(session: Session, by_entry: Mapping[int, Iterable[dict]]) -> int:
+def attach_many(session: Reader, by_entry: Mapping[int, Iterable[dict]]) -> int:
     """:func:`attach_labels` for many entries, in a few statements; return
-    how many labels were new or moved."""
-    from catalog.store.entries import chunked
-    from catalog.store.models import Label  # the ORM: writes alone
+    how many labels were new or moved.
+
+    Core statements on a session or a plain connection (``wythoff add``
+    writes without the ORM); the ORM never holds a label's row as an object.
+    """
+    from catalog.store.rows import chunked
 
     wanted = {
         row["label"]: _values(entry_id, row)
         for entry_id, rows in by_entry.items()
         for row in rows
     }
-    session.flush()  # the insert below is Core's: no autoflush
-    existing: dict[str, Label] = {}
+    if not isinstance(session, Connection):
+        session.flush()  # the statements below are Core's: no autoflush
+    existing: dict[str, Row] = {}
     for chunk in chunked(list(wanted)):
-        query = select(Label).where(Label.label.in_(chunk))
-        existing.update((found.label, found) for found in session.scalars(query))
+        query = select(table).where(table.c.label.in_(chunk))
+        existing.update((found.label, found) for found in session.execute(query))
     changed = 0
     new = []
     for label, values in wanted.items():
@@ -50,8 +51,7 @@ def attach_many(session: Session, by_entry: Mapping[int, Iterable[dict]]) -> int
             changed += 1
         elif any(getattr(found, k) != v for k, v in values.items()):
             changed += found.entry_id != values["entry_id"]
-            for key, value in values.items():
-                setattr(found, key, value)
+            session.execute(update(table).where(table.c.label == label), values)
     if new:
         session.execute(insert(table), new)
     return changed

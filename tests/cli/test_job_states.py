@@ -62,6 +62,8 @@ class Views:
         assert len(listed) == 1
         (job,) = listed
         assert set(job) == set(JOB["properties"])  # the OpenAPI document's
+        assert set(JOB["required"]) <= set(job)
+        assert job["state"] in JOB["properties"]["state"]["enum"]
         response = self.client.get(f"/api/v1/jobs/{job_id}")
         assert response.status_code == 200
         assert response.get_json() == job
@@ -73,7 +75,8 @@ class Views:
         # The whole table (``jobs`` alone prints a summary at a terminal).
         rows = self.wythoff("jobs", "--all", json_out=False).splitlines()
         (row,) = [r.split() for r in rows[1:] if r.split()[:1] == [str(job_id)]]
-        assert row[1:4] == [job["entry"], str(job["n"]), job["state"]]
+        done = f"{job['done']}/{job['n']}"
+        assert row[1:5] == [job["entry"], str(job["n"]), job["state"], done]
         return job
 
     def shown(self, job_id: int) -> dict[str, Any]:

@@ -246,6 +246,73 @@ def test_the_kernel_is_compiled_when_a_command_needs_it(loaded):
     assert among(loaded["compute W000004 --n 300"], HEAVY) == ["numba"]
 
 
+#: What ``wythoff add`` on a migrated catalog does not need: numpy, the
+#: ORM and the models, the compute layer, the reading service, Alembic
+#: (``benchmarks/cli.py`` times it on a catalog of every family).
+NOT_FOR_ADD = (
+    "numpy",
+    "sqlalchemy.orm",
+    "catalog.store.models",
+    "catalog.store.repository",
+    "catalog.store.positions",
+    "catalog.compute.closed",
+    "catalog.service.positions",
+    "catalog.service.entries",
+    *HEAVY,
+    *[m for m in COMPUTE if m != "catalog.families"],
+)
+
+
+def test_add_imports_neither_numpy_nor_the_orm_nor_the_compute_layer(
+    stored_url, tmp_path
+):
+    new = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 977]]}'
+    member = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[3, 7], [7, 3]]}'
+    commands = [
+        ["add", "--definition", new, "--db", stored_url],
+        ["add", "--definition", WYTHOFF_REORDERED, "--db", stored_url],
+        ["add", "--definition", member, "--db", stored_url],
+    ]
+    found = probe(commands, tmp_path)
+    for args in commands:
+        assert among(found[" ".join(args)], NOT_FOR_ADD) == []
+    # The probe is real: a new game that is a family member got its labels.
+    assert "catalog.families" in found[" ".join(commands[2])]
+
+
+WYTHOFF_REORDERED = '{"rays": [[1, 1], [0, 1], [1, 0], [1, 0]]}'
+
+
+def test_add_migrates_a_new_file_and_prints_the_same_json(tmp_path):
+    url = f"sqlite:///{tmp_path / 'new' / 'catalog.sqlite3'}"
+    game = '{"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[2, 9]]}'
+    found = probe([["add", "--definition", game, "--db", url, "--json"]], tmp_path)
+    # The first use of a file migrates it (Alembic), then adds.
+    assert among(found[f"add --definition {game} --db {url} --json"], HEAVY) == [
+        "alembic"
+    ]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "catalog.cli", "add", "--json", "--db", url]
+            + ["--definition", text],
+            capture_output=True,
+            text=True,
+        )
+        for text in (
+            game,
+            WYTHOFF_REORDERED,
+            '{"moves": [[2, 9], [2, 9]], "rays": [[1, 1], [0, 1], [1, 0]]}',
+        )
+    ]
+    assert [r.returncode for r in runs] == [0, 0, 0]
+    assert [r.stderr for r in runs] == ["", "", ""]
+    assert [r.stdout for r in runs] == [
+        '{"id": "W000001", "created": false}\n',
+        '{"id": "W000002", "created": true}\n',
+        '{"id": "W000001", "created": false}\n',
+    ]
+
+
 def test_db_and_json_may_come_before_the_command(runner, fresh_url):
     assert runner.invoke(cli, ["--db", fresh_url, "seed", "--n", "0"]).exit_code == 0
     before = runner.invoke(
@@ -294,3 +361,27 @@ def test_text_output_reads_as_text(runner, stored_url, args):
     # The same command's JSON is one document.
     as_json = runner.invoke(cli, [*args, "--db", stored_url, "--json"])
     assert isinstance(json.loads(as_json.stdout), dict)
+
+
+#: Loads the module catalog.service.positions before anything asks the
+#: package for its names, then prints what the package's ``positions`` is.
+POSITIONS_FIRST = """
+import sys
+import catalog.service.positions
+from catalog import service
+
+module = sys.modules["catalog.service.positions"]
+print(service.positions is module.positions, service.is_p is module.is_p)
+print(sorted(n for n in service.__all__ if not hasattr(service, n)))
+"""
+
+
+def test_the_service_s_positions_stays_a_function_when_its_module_loads_first():
+    # The package imports its names on first use, and loading a submodule
+    # sets it as an attribute of its package: the function positions, not
+    # the module of the same name, must be what service.positions is.
+    done = subprocess.run(
+        [sys.executable, "-c", POSITIONS_FIRST], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["True True", "[]"]

@@ -117,6 +117,27 @@ def test_a_failing_job_is_retried_then_failed_and_the_rest_completes(
     assert stored(store, 4, 800).size == 0
 
 
+def test_a_failure_of_a_job_cancelled_meanwhile_counts_as_lost(store, monkeypatch):
+    """The computation raises after the job was cancelled: the failure is
+    not the worker's to record, and its summary counts the job lost."""
+    count = 1
+    queued = jobs.enqueue(store, IDS[:count], 300)["jobs"]
+    first = queued[0]["id"]
+
+    def cancelled_then_broken(maker, job_id, entry_id, n, **kwargs):
+        if job_id == first:
+            jobs.cancel(store, first)
+            raise RuntimeError("the kernel broke")
+        return real(maker, job_id, entry_id, n, **kwargs)
+
+    real = jobs.compute_claimed
+    monkeypatch.setattr(jobs, "compute_claimed", cancelled_then_broken)
+    summary = jobs.work(store, max_idle=0, backoff=0)
+    assert (summary["lost"], summary["done"]) == (1, count - 1)
+    assert summary["failed"] == summary["retried"] == summary["dropped"] == 0
+    assert states(store)[first] == ("failed", 1, "cancelled")
+
+
 def test_a_retry_waits_for_its_backoff(store, monkeypatch):
     monkeypatch.setattr(
         jobs, "compute_claimed", lambda *a, **k: (_ for _ in ()).throw(OSError("x"))
@@ -600,6 +621,14 @@ def test_enqueue_answers_with_the_running_job_that_covers_the_bound(store):
     assert len({running["id"], larger["id"], largest["id"]}) == 3
     assert jobs.enqueue(store, ["W000004"], 500)["jobs"][0]["id"] == running["id"]
     assert jobs.enqueue(store, ["W000004"], 2000)["jobs"][0]["id"] == larger["id"]
+
+
+def test_enqueue_answers_with_the_running_job_before_a_smaller_queued_one(store):
+    small = jobs.enqueue(store, ["W000005"], 1000)["jobs"][0]
+    big = jobs.enqueue(store, ["W000005"], 3000, priority=5)["jobs"][0]
+    assert queue.claim_next(store.sessions).id == big["id"]
+    assert jobs.enqueue(store, ["W000005"], 500)["jobs"][0]["id"] == big["id"]
+    assert states(store)[small["id"]][0] == "queued"
 
 
 def _unique_violation() -> IntegrityError:
