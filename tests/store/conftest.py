@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from catalog import service
+from catalog.config import Settings
 from catalog.families import load_families
 from tests.conftest import BACKENDS, new_database_url
 from tests.databases import migrated
@@ -37,3 +39,11 @@ def family_sets(tmp_path_factory):
         return made[key]
 
     return get
+
+
+@pytest.fixture
+def store(seeded_url):
+    """The service's store on a seeded catalog of each backend."""
+    store = service.Store(Settings.load(seeded_url))
+    yield store
+    store.dispose()

@@ -11,7 +11,6 @@ import pytest
 
 from catalog import p_positions, service
 from catalog.compute import reference
-from catalog.config import Settings
 from catalog.games.definition import canonicalize
 from catalog.service import jobs
 from catalog.store import repository as repo
@@ -54,13 +53,6 @@ def test_a_fill_stores_what_p_positions_and_the_reference_say(maker, definition)
         assert repo.get_extent(session, number).x_bound == 140
     fill(maker, number, 200)
     assert np.array_equal(stored(maker, number, 200), p_positions(definition, 200))
-
-
-@pytest.fixture
-def store(seeded_url):
-    store = service.Store(Settings.load(seeded_url))
-    yield store
-    store.dispose()
 
 
 def add(store, definition: dict) -> str:

@@ -5,20 +5,18 @@ named by an ID stored with its game written out."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from catalog import p_positions, service
 from catalog.compute import reference
-from catalog.config import Settings
 from catalog.games.definition import canonicalize
 from catalog.service import jobs
 from catalog.store import repository as repo
 from catalog.store.fill import ENGINES, fill
 from tests.kinds import beattyref
 from tests.store.test_fill_games import entry_for, stopped_after
+from tests.store.test_fill_kinds import add, stored
 
 NIM = [[1, 0], [0, 1]]
 WYTHOFF = [*NIM, [1, 1]]
@@ -32,11 +30,6 @@ GAMES = [
     {"star": {"rays": WYTHOFF, "block": 1}},
     {"star": {"special": ["euclid"]}, "cones": [{"lo": [2, 1], "hi": [3, 0]}]},
 ]
-
-
-def stored(maker, number, n):
-    with maker() as session:
-        return repo.read_positions(session, number, 0, n, n)
 
 
 @pytest.mark.parametrize("definition", GAMES)
@@ -66,17 +59,6 @@ def test_a_stored_star_of_a_beatty_game_holds_the_beatty_pairs(maker):
     fill(maker, number, 500)
     expected = beattyref.pairs(beattyref.ALPHAS["2-sqrt(2)/2"], 500)
     assert set(map(tuple, stored(maker, number, 500).tolist())) == expected
-
-
-@pytest.fixture
-def store(seeded_url):
-    store = service.Store(Settings.load(seeded_url))
-    yield store
-    store.dispose()
-
-
-def add(store, definition: dict) -> str:
-    return service.add(store, json.dumps(definition))["id"]
 
 
 def test_workers_fill_beatty_games_and_stars_from_the_queue(store):
