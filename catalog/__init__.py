@@ -27,9 +27,18 @@ __all__ = ["DefinitionError", "p_positions"]
 
 
 def _p_positions(definition: Any, n: int) -> Any:
-    """:func:`catalog.compute.ptable.p_positions`, with a ``star`` that names
-    a seeded entry (``W000001``) or a family member (``maharaja.1.2``)
-    read from the shipped seeds and families: no database."""
+    """Every P-position (x, y) with x < n and y < n, shape (k, 2), sorted by
+    x then y: :func:`catalog.compute.ptable.p_positions` (its parameters,
+    limits and errors), with a ``star`` that names a seeded entry
+    (``W000001``) or a family member (``maharaja.1.2``) read from the
+    shipped seeds and families: no database.
+
+    >>> from catalog import p_positions
+    >>> p_positions({"rays": [[1, 0], [0, 1], [1, 1]]}, 6).tolist()
+    [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
+    >>> p_positions({"star": "W000003"}, 3).tolist()  # Nim⋆: the axes
+    [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0]]
+    """
     from catalog.compute.ptable import p_positions
     from catalog.kinds.star import names_entries
 
@@ -43,9 +52,6 @@ def _p_positions(definition: Any, n: int) -> Any:
 
 def __getattr__(name: str) -> Any:
     if name == "p_positions":
-        from catalog.compute import ptable
-
-        _p_positions.__doc__ = ptable.p_positions.__doc__  # help() shows the whole
         return _p_positions
     if name == "DefinitionError":
         from catalog.games.definition import DefinitionError
