@@ -792,6 +792,18 @@ def test_connect_retries_with_doubling_pauses_up_to_ten_seconds(monkeypatch):
     assert clock.sleeps == [0.5, 1, 2, 4, 8, 10, 10]
 
 
+def test_a_worker_waiting_for_its_database_says_so_each_time(monkeypatch, caplog):
+    """What the operator reads on stderr while a starting worker waits: the
+    pause and the database's error, one warning a try."""
+    monkeypatch.setattr(jobs, "time", FakeClock())
+    with caplog.at_level("WARNING", logger=jobs.log.name):
+        jobs.connect(Unreachable(3), patience=60)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"database not reachable, retrying in {pause} s: connection refused"
+        for pause in ("0", "1", "2")  # 0.5 s, printed to the second
+    ]
+
+
 def test_connect_gives_up_before_a_pause_would_pass_its_patience(monkeypatch):
     clock = FakeClock()
     monkeypatch.setattr(jobs, "time", clock)
