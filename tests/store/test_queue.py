@@ -1145,3 +1145,26 @@ def test_a_failing_job_of_a_batch_counts_as_retried_then_failed(store, monkeypat
     assert seen[0] == [1, 4, 5]
     retries = queue.MAX_ATTEMPTS - 1
     assert counted(summary) == {"done": 2, "retried": retries, "failed": 1}
+
+
+@pytest.mark.parametrize("numbers", [[4], [1, 4, 5]], ids=["alone", "in-a-batch"])
+def test_an_error_without_a_message_is_recorded_by_its_name(
+    store, monkeypatch, numbers
+):
+    """A computation raising an exception with no text leaves its type's
+    name as the job's error, nothing after it, alone and in a batch."""
+    real = jobs.compute_claimed
+
+    def broken(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 4:
+            raise RuntimeError
+        return real(maker, job_id, entry_id, *args, **kwargs)
+
+    seen = batches_of(monkeypatch)
+    monkeypatch.setattr(jobs, "compute_claimed", broken)
+    queued = jobs.enqueue(store, [format_id(n) for n in numbers], 300)["jobs"]
+    summary = jobs.work(store, max_idle=0, backoff=3600)
+    assert seen == ([numbers] if len(numbers) > 1 else [])
+    assert counted(summary) == counted({"retried": 1, "done": len(numbers) - 1})
+    (job,) = [j for j in queued if j["entry"] == "W000004"]
+    assert jobs.job(store, job["id"])["error"] == "RuntimeError"
