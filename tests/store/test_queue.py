@@ -1168,3 +1168,23 @@ def test_an_error_without_a_message_is_recorded_by_its_name(
     assert counted(summary) == counted({"retried": 1, "done": len(numbers) - 1})
     (job,) = [j for j in queued if j["entry"] == "W000004"]
     assert jobs.job(store, job["id"])["error"] == "RuntimeError"
+
+
+def test_a_batch_job_failing_on_its_last_attempt_counts_as_failed(store, monkeypatch):
+    """In a batch, a job out of attempts that raises is failed for good, and
+    ``run_batch`` answers it failed (the others done)."""
+    jobs.enqueue(store, IDS, 300)
+    claimed = queue.claim_queued(store.sessions, len(IDS))
+    assert [job.entry_id for job in claimed] == [1, 4, 5]
+    with writing(store.sessions) as session:
+        session.get_one(Job, claimed[1].id).attempts = queue.MAX_ATTEMPTS
+    real = jobs.compute_claimed
+
+    def broken(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 4:
+            raise RuntimeError("the kernel broke")
+        return real(maker, job_id, entry_id, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "compute_claimed", broken)
+    assert jobs.run_batch(store, claimed, backoff=0) == ["done", "failed", "done"]
+    assert states(store)[claimed[1].id][0] == "failed"
