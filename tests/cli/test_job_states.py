@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from catalog import service
+from catalog.api import jobs as api_jobs
 from catalog.api.jobs import JOB
 from catalog.cli.main import cli
 from catalog.config import Settings
@@ -248,3 +249,28 @@ def test_what_is_no_job_nor_state_is_refused_by_name(views):
     with pytest.raises(BadInput) as refused:
         jobs.jobs(views.store, "sleeping")
     assert str(refused.value) == "state: must be one of queued, running, done, failed"
+
+
+def test_a_running_job_with_an_eta_is_asked_again_after_its_eta(views):
+    """``Retry-After`` of a running job with a rate is its ETA (within 1 s
+    to 10 min), over HTTP; before a rate is known, the poll interval."""
+    service.compute(views.store, "W000001", 300)
+    job = views.enqueue("W000001", 360)
+    assert views.claim().id == job
+    response = views.client.get(f"/api/v1/jobs/{job}")
+    assert response.get_json()["eta"] is None
+    assert response.headers["Retry-After"] == str(api_jobs.POLL_SECONDS)
+    start = utcnow()
+    # 50 columns in 3 s, 60 to go: 4 s; 50 in 1,000 s: 1,200 s, cut to 600.
+    for seconds, eta, retry in ((3, 4, "4"), (1000, 1200, "600")):
+        with writing(views.store.sessions) as session:
+            row = session.get_one(Job, job)
+            row.started_from, row.claimed_at = 250, start
+            row.heartbeat_at = start + timedelta(seconds=seconds)
+        response = views.client.get(f"/api/v1/jobs/{job}")
+        assert response.status_code == 200
+        assert (response.get_json()["state"], response.get_json()["eta"]) == (
+            "running",
+            eta,
+        )
+        assert response.headers["Retry-After"] == retry

@@ -22,7 +22,7 @@ from catalog.store import jobs as queue
 from catalog.store import repository as repo
 from catalog.store import search
 from catalog.store.db import writing
-from catalog.store.fill import OverBudget, worker_name
+from catalog.store.fill import ClaimLost, OverBudget, worker_name
 from catalog.store.ids import format_id
 from catalog.store.job_model import Job
 from catalog.store.models import utcnow
@@ -792,6 +792,18 @@ def test_connect_retries_with_doubling_pauses_up_to_ten_seconds(monkeypatch):
     assert clock.sleeps == [0.5, 1, 2, 4, 8, 10, 10]
 
 
+def test_a_worker_waiting_for_its_database_says_so_each_time(monkeypatch, caplog):
+    """What the operator reads on stderr while a starting worker waits: the
+    pause and the database's error, one warning a try."""
+    monkeypatch.setattr(jobs, "time", FakeClock())
+    with caplog.at_level("WARNING", logger=jobs.log.name):
+        jobs.connect(Unreachable(3), patience=60)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"database not reachable, retrying in {pause} s: connection refused"
+        for pause in ("0", "1", "2")  # 0.5 s, printed to the second
+    ]
+
+
 def test_connect_gives_up_before_a_pause_would_pass_its_patience(monkeypatch):
     clock = FakeClock()
     monkeypatch.setattr(jobs, "time", clock)
@@ -1028,3 +1040,151 @@ def test_a_job_whose_estimate_fails_is_run_alone(store, monkeypatch):
     assert [job.id for job in claimed] == [q["id"] for q in queued]
     first, second = jobs._seconds(store, claimed)
     assert 0 <= first < jobs.SMALL_SECONDS and second == float("inf")
+
+
+def counted(summary) -> dict[str, int]:
+    """A worker's summary without its name or the outcomes it never met."""
+    return {k: v for k, v in summary.items() if k != "worker" and v}
+
+
+def test_a_worker_stopped_mid_job_counts_it_released_and_queues_it_again(
+    seeded_url,
+):
+    """``stopping`` turns true once the job is claimed: the fill stops after
+    its first chunk, the job goes back to the queue unclaimed, and the
+    summary counts it released, nothing else."""
+    store = service.Store(Settings.load(seeded_url, chunk_columns=64))
+    try:
+        _stopped_mid_job(store)
+    finally:
+        store.dispose()
+
+
+def _stopped_mid_job(store):
+    job = jobs.enqueue(store, ["W000004"], 3000)["jobs"][0]
+    asked = []
+
+    def stopping():
+        asked.append(1)
+        return len(asked) > 1  # the loop's first look only
+
+    summary = jobs.work(store, max_idle=0, stopping=stopping)
+    assert counted(summary) == {"released": 1}
+    assert states(store)[job["id"]] == ("queued", 0, None)
+
+
+def test_a_job_taken_away_while_it_runs_alone_counts_as_lost(store, monkeypatch):
+    """Cancelled while its fill runs: the fill's heartbeat finds the claim
+    gone, and the summary counts the job lost (not released, not failed)."""
+    (job,) = jobs.enqueue(store, ["W000004"], 3000)["jobs"]
+    real = jobs.compute_claimed
+
+    def cancelled_meanwhile(maker, job_id, *args, **kwargs):
+        jobs.cancel(store, job_id)
+        return real(maker, job_id, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "compute_claimed", cancelled_meanwhile)
+    summary = jobs.work(store, max_idle=0)
+    assert counted(summary) == {"lost": 1}
+    assert states(store)[job["id"]] == ("failed", 1, "cancelled")
+
+
+def test_each_outcome_of_a_batch_is_counted_as_itself(store, monkeypatch):
+    """One batch of four small jobs: one done, one of an edited entry
+    (dropped), one whose claim is lost during its fill (lost), one that fails
+    and is cancelled before its retry is written (lost too: not the worker's
+    to retry). ``run_batch`` answers each outcome as what it was (the worker
+    counts these answers)."""
+    numbers = [1, 4, 5, 6]
+    jobs.enqueue(store, [format_id(n) for n in numbers], 300)
+    claimed = queue.claim_queued(store.sessions, len(numbers))
+    assert [job.entry_id for job in claimed] == numbers
+    other = canonicalize({"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 3]]})
+    with writing(store.sessions) as session:
+        repo.update_entry(session, repo.get_entry(session, 4), other)
+    real = jobs.compute_claimed
+
+    def compute(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 5:  # its heartbeat found another worker's claim
+            raise ClaimLost(f"job {job_id} was taken over or cancelled")
+        if entry_id == 6:
+            raise RuntimeError("the kernel broke")
+        return real(maker, job_id, entry_id, *args, **kwargs)
+
+    real_retry = queue.retry_later
+
+    def cancelled_first(maker, job_id, *args, **kwargs):
+        jobs.cancel(store, job_id)
+        return real_retry(maker, job_id, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "compute_claimed", compute)
+    monkeypatch.setattr(queue, "retry_later", cancelled_first)
+    outcomes = jobs.run_batch(store, claimed, backoff=0)
+    assert outcomes == ["done", "dropped", "lost", "lost"]
+    found = states(store)
+    ids = [job.id for job in claimed]
+    assert found[ids[0]][0] == "done"
+    assert found[ids[1]] == ("failed", 1, "dropped: the entry's definition changed")
+    assert found[ids[3]] == ("failed", 1, "cancelled")
+
+
+def test_a_failing_job_of_a_batch_counts_as_retried_then_failed(store, monkeypatch):
+    """A job of a batch that raises is counted retried while it has attempts
+    left, then failed; the others of its batches done."""
+    real = jobs.compute_claimed
+
+    def flaky(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 4:
+            raise RuntimeError("the kernel broke")
+        return real(maker, job_id, entry_id, *args, **kwargs)
+
+    seen = batches_of(monkeypatch)
+    monkeypatch.setattr(jobs, "compute_claimed", flaky)
+    jobs.enqueue(store, IDS, 300)
+    summary = jobs.work(store, max_idle=0, backoff=0)
+    assert seen[0] == [1, 4, 5]
+    retries = queue.MAX_ATTEMPTS - 1
+    assert counted(summary) == {"done": 2, "retried": retries, "failed": 1}
+
+
+@pytest.mark.parametrize("numbers", [[4], [1, 4, 5]], ids=["alone", "in-a-batch"])
+def test_an_error_without_a_message_is_recorded_by_its_name(
+    store, monkeypatch, numbers
+):
+    """A computation raising an exception with no text leaves its type's
+    name as the job's error, nothing after it, alone and in a batch."""
+    real = jobs.compute_claimed
+
+    def broken(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 4:
+            raise RuntimeError
+        return real(maker, job_id, entry_id, *args, **kwargs)
+
+    seen = batches_of(monkeypatch)
+    monkeypatch.setattr(jobs, "compute_claimed", broken)
+    queued = jobs.enqueue(store, [format_id(n) for n in numbers], 300)["jobs"]
+    summary = jobs.work(store, max_idle=0, backoff=3600)
+    assert seen == ([numbers] if len(numbers) > 1 else [])
+    assert counted(summary) == counted({"retried": 1, "done": len(numbers) - 1})
+    (job,) = [j for j in queued if j["entry"] == "W000004"]
+    assert jobs.job(store, job["id"])["error"] == "RuntimeError"
+
+
+def test_a_batch_job_failing_on_its_last_attempt_counts_as_failed(store, monkeypatch):
+    """In a batch, a job out of attempts that raises is failed for good, and
+    ``run_batch`` answers it failed (the others done)."""
+    jobs.enqueue(store, IDS, 300)
+    claimed = queue.claim_queued(store.sessions, len(IDS))
+    assert [job.entry_id for job in claimed] == [1, 4, 5]
+    with writing(store.sessions) as session:
+        session.get_one(Job, claimed[1].id).attempts = queue.MAX_ATTEMPTS
+    real = jobs.compute_claimed
+
+    def broken(maker, job_id, entry_id, *args, **kwargs):
+        if entry_id == 4:
+            raise RuntimeError("the kernel broke")
+        return real(maker, job_id, entry_id, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "compute_claimed", broken)
+    assert jobs.run_batch(store, claimed, backoff=0) == ["done", "failed", "done"]
+    assert states(store)[claimed[1].id][0] == "failed"
