@@ -1188,3 +1188,87 @@ def test_a_batch_job_failing_on_its_last_attempt_counts_as_failed(store, monkeyp
     monkeypatch.setattr(jobs, "compute_claimed", broken)
     assert jobs.run_batch(store, claimed, backoff=0) == ["done", "failed", "done"]
     assert states(store)[claimed[1].id][0] == "failed"
+
+
+def test_a_job_whose_database_is_lost_during_its_fill_counts_lost_then_resumes(
+    store, monkeypatch, caplog
+):
+    """The database goes away while a job's fill runs (alone): the worker
+    says so, counts the job lost (not retried, not released), keeps its
+    claim, and resumes it once the database answers: done."""
+    (job,) = jobs.enqueue(store, ["W000004"], 3000)["jobs"]
+    real = jobs.compute_claimed
+    calls = []
+
+    def lost_once(maker, job_id, *args, **kwargs):
+        calls.append(job_id)
+        if len(calls) == 1:
+            raise DatabaseUnavailable("connection reset")
+        return real(maker, job_id, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "compute_claimed", lost_once)
+    with caplog.at_level("WARNING", logger=jobs.log.name):
+        summary = jobs.work(store, max_idle=0, poll=0.01)
+    assert counted(summary) == {"lost": 1, "done": 1}
+    assert calls == [job["id"], job["id"]]
+    assert states(store)[job["id"]][0] == "done"
+    assert [r.getMessage() for r in caplog.records] == [
+        f"job {job['id']}: database lost (connection reset); resuming"
+    ]
+
+
+def test_a_job_whose_database_is_lost_while_its_failure_is_recorded_resumes(
+    store, monkeypatch, caplog
+):
+    """The fill fails, and the database goes away while the retry is being
+    written: the worker loop says so naming the job, counts it lost, and the
+    claim, still its own, is run again: done."""
+    (job,) = jobs.enqueue(store, ["W000004"], 3000)["jobs"]
+    real_compute, real_retry = jobs.compute_claimed, queue.retry_later
+    tries = []
+
+    def fails_once(maker, job_id, *args, **kwargs):
+        tries.append(job_id)
+        if len(tries) == 1:
+            raise RuntimeError("the fill broke")
+        return real_compute(maker, job_id, *args, **kwargs)
+
+    def retry_unreachable(*args, **kwargs):
+        monkeypatch.setattr(queue, "retry_later", real_retry)
+        raise DatabaseUnavailable("connection reset")
+
+    monkeypatch.setattr(jobs, "compute_claimed", fails_once)
+    monkeypatch.setattr(queue, "retry_later", retry_unreachable)
+    with caplog.at_level("WARNING", logger=jobs.log.name):
+        summary = jobs.work(store, max_idle=0, poll=0.01)
+    assert counted(summary) == {"lost": 1, "done": 1}
+    assert states(store)[job["id"]][0] == "done"
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == [f"job {job['id']}: database lost (connection reset); resuming"]
+
+
+def test_a_worker_that_cannot_reach_the_queue_says_so_and_goes_on(
+    store, monkeypatch, caplog
+):
+    """The queue's database does not answer twice when the worker asks for
+    a job: a warning each time with the pause (doubling) and the error, then
+    the job is claimed and done."""
+    (job,) = jobs.enqueue(store, ["W000004"], 300)["jobs"]
+    real = queue.claim_next
+    asked = []
+
+    def unreachable_twice(*args, **kwargs):
+        asked.append(1)
+        if len(asked) <= 2:
+            raise DatabaseUnavailable("connection refused")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(queue, "claim_next", unreachable_twice)
+    with caplog.at_level("WARNING", logger=jobs.log.name):
+        summary = jobs.work(store, max_idle=0, poll=1.0)
+    assert counted(summary) == {"done": 1}
+    assert states(store)[job["id"]][0] == "done"
+    assert [r.getMessage() for r in caplog.records] == [
+        "queue not reachable, retrying in 1 s: connection refused",
+        "queue not reachable, retrying in 2 s: connection refused",
+    ]
