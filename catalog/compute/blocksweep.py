@@ -67,7 +67,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from catalog.compute.bitsets import clear, low, successor, word
 from catalog.compute.jit import njit
+from catalog.compute import bitsets
 from catalog.compute.kernel import _contains, _csr
 from catalog.compute.ruleset import rules
 
@@ -77,13 +79,22 @@ MAX_SEARCHES = 256
 
 
 @njit(cache=True, inline="always")
+def _key(idx, stride, per):
+    """The bitset key of ray line ``idx``: the lines one column meets are
+    ``stride`` apart, so each residue class gets ``per`` keys of its own and
+    a column's lines are consecutive keys."""
+    return (idx % stride) * per + idx // stride
+
+
+@njit(cache=True, inline="always")
 def _record(
-    x, y, k, b, lev, n, rays, col0, rbase, rsize, ring, cbase, cnt, rows, rowcnt,
-    dirs, hbase, head, nxt, out_x, out_y,
+    x, y, k, b, lev, n, rays, per, col0, cbase, cnt, rowcnt, bits, bl,
+    dirs, hbase, head, nxt, out_x, out_y, sym, rhead, rnext,
 ):  # fmt: skip
     """Write the P-position (x, y) as the k-th found; count it in its row
-    and on each ray's line (marking the levels it passes) and in its
-    shared direction's list."""
+    and on each ray's line (taking it out of the levels it passes) and in
+    its shared direction's list; in a symmetric game, list it in its row
+    when it lies above the diagonal."""
     out_x[k] = x
     out_y[k] = y
     nl = lev.shape[0]
@@ -92,7 +103,7 @@ def _record(
         rowcnt[y] = v + 1
         for lv in range(nl):
             if lev[lv] == v:
-                rows[y * nl + lv] = 1
+                clear(bits, bl[lv, 0], bl[lv, 1], bl[lv, 2], y)
     for i in range(rays.shape[0]):
         stride = rays[i, 0] * rays[i, 2]
         idx = col0[i] + y * stride
@@ -101,7 +112,11 @@ def _record(
             cnt[cbase[i] + idx] = v + 1
             for lv in range(nl):
                 if lev[lv] == v:
-                    ring[rbase[i] + idx * nl + lv] = stride
+                    o = (1 + i) * nl + lv
+                    clear(bits, bl[o, 0], bl[o, 1], bl[o, 2], _key(idx, stride, per[i]))
+    if sym and y > x:
+        rnext[k] = rhead[y]
+        rhead[y] = k
     for d in range(dirs.shape[0]):
         p, q = dirs[d, 0], dirs[d, 1]
         line = hbase[d] + y * p - x * q + q * n
@@ -110,65 +125,62 @@ def _record(
 
 
 @njit(cache=True, inline="always")
-def _find_at(ring, base, idx, top, nl, lv):
-    """:func:`catalog.compute.kernel._find` over tables whose levels are
-    interleaved: line idx's slot of level lv is ``base + idx * nl + lv``, so
-    the searches of a column, which read the same lines at different levels,
-    share cache lines."""
-    root = idx
-    while root < top:
-        step = ring[base + root * nl + lv]
-        if step == 0:
-            break
-        root += step
-    if root > top:
-        root = top
-    while idx < root:
-        s = base + idx * nl + lv
-        step = ring[s]
-        ring[s] = root - idx
-        idx += step
-    return root
-
-
-@njit(cache=True, inline="always")
-def _leap(y, comp, n, nl, rows, rays, col0, rbase, rsize, ring, stats):
+def _leap(y, comp, n, nl, colk, bits, bl, stats):
     """The first cell of the column at or above y whose row holds at most
     ``lev[comp[0]]`` P-positions and whose line on ray i at most
-    ``lev[comp[1 + i]]`` (n if none): a leapfrog between their union-finds."""
-    while True:
-        y = _find_at(rows, 0, y, n, nl, comp[0])
-        if y >= n:
-            return n
-        moved = False
-        for i in range(rays.shape[0]):
-            stride = rays[i, 0] * rays[i, 2]
-            idx = col0[i] + y * stride
-            j = _find_at(ring, rbase[i], idx, rsize[i], nl, comp[1 + i])
-            if j != idx:
-                stats[1] += 1
-                moved = True
-                y = (j - col0[i]) // stride if j < rsize[i] else n
-                if y >= n:
-                    return n
-        if not moved:
-            return y
+    ``lev[comp[1 + i]]`` (n if none).
+
+    64 rows at a time: the AND of the row level's word and each ray level's
+    word from the column's key on (``colk[i]`` is the key of the line
+    through (x, 0)); a set with no key among the 64 is passed with its
+    successor instead, so long empty stretches cost one search."""
+    r = comp[0]
+    while y < n:
+        stats[1] += 1
+        w = word(bits, bl[r, 0], y)
+        if w == 0:  # no row of the level among the 64
+            y = successor(bits, bl[r, 0], bl[r, 1], bl[r, 2], bl[r, 3], y + 64)
+            if y < 0:
+                return n
+            continue
+        skip = -1
+        for i in range(colk.shape[0]):
+            o = (1 + i) * nl + comp[1 + i]
+            key = colk[i] + y
+            line = word(bits, bl[o, 0], key)
+            if line == 0:  # no line of the level among the 64
+                j = successor(bits, bl[o, 0], bl[o, 1], bl[o, 2], bl[o, 3], key + 64)
+                skip = n if j < 0 else min(j - colk[i], n)
+                break
+            w &= line
+        if skip >= 0:
+            y = skip
+        elif w != 0:
+            return min(y + low(w), n)
+        else:
+            y += 64
+    return n
 
 
 @njit(cache=True)
 def _sweep(
-    n, b, lev, comps, cstart, rays, rbase, rsize, ring, cbase, cnt,
+    n, b, lev, comps, cstart, rays, per, cbase, cnt, bits, bl,
     solo, dirs, dstart, dgs, hbase, head, nxt,
     moves, fp_start, fp_y, fn_start, fn_y, fcols,
-    rows, rowcnt, col_start, out_x, out_y, stats,
+    rowcnt, col_start, out_x, out_y, sym, rhead, rnext, stats,
 ):  # fmt: skip
     """Label the columns 0..n-1 (the module docstring); returns how many
     P-positions were written to out_x, out_y. ``comps[cstart[r]:cstart[r + 1]]``
-    are the searches for room r (:func:`searches`). ``stats``: [cells
-    counted exactly, union-find jumps]."""
+    are the searches for room r (:func:`searches`); ``bits`` holds each
+    level of the rows and of each ray's lines as a bitset at the offsets
+    ``bl`` (:func:`_bitsets`). ``sym``: the game is its own mirror, so a
+    column's P-positions below the diagonal are its row's so far (``rhead``,
+    ``rnext``: each row's list of them) and its scan starts at the diagonal.
+    ``stats``: [cells counted exactly, words read]."""
     nr = rays.shape[0]
     nl = lev.shape[0]
     col0 = np.zeros(nr, dtype=np.int64)
+    colk = np.zeros(nr, dtype=np.int64)
     cy = np.full(comps.shape[0], -1, dtype=np.int64)  # each search's answer
     k = 0
     for x in range(n):
@@ -176,6 +188,7 @@ def _sweep(
         for i in range(nr):
             p, q, g = rays[i, 0], rays[i, 1], rays[i, 2]
             col0[i] = q * (n - x) * g + (x // p) % g  # the line of (x, 0)
+            colk[i] = _key(col0[i], p * g, per[i])
         fa, fb = 0, 0
         na, nb = 0, 0
         if x < fcols:
@@ -183,6 +196,25 @@ def _sweep(
             na, nb = fn_start[x], fn_start[x + 1]
         c = 0
         y = 0
+        if sym:  # the mirrors of row x's P-positions, in rising order
+            m = 0
+            e = rhead[x]
+            while e >= 0:
+                m += 1
+                e = rnext[e]
+            e = rhead[x]
+            for t in range(m - 1, -1, -1):
+                _record(
+                    x, out_x[e], k + t, b, lev, n, rays, per, col0, cbase, cnt,
+                    rowcnt, bits, bl, dirs, hbase, head, nxt, out_x, out_y, sym,
+                    rhead, rnext,
+                )  # fmt: skip
+                e = rnext[e]
+            k += m
+            c = m
+            y = x
+            while fa < fb and fp_y[fa] < x:  # among the mirrors
+                fa += 1
         room = -1
         while c <= b and y < n:
             if room != b - c:  # fewer searches once a P-position is below
@@ -192,15 +224,14 @@ def _sweep(
             best = n
             for s in range(cstart[room], cstart[room + 1]):
                 if cy[s] < y:
-                    cy[s] = _leap(y, comps[s], n, nl, rows, rays, col0, rbase,
-                                  rsize, ring, stats)  # fmt: skip
+                    cy[s] = _leap(y, comps[s], n, nl, colk, bits, bl, stats)
                 if cy[s] < best:
                     best = cy[s]
             y = best
             while fa < fb and fp_y[fa] < y and c <= b:  # forced P passed over
                 _record(
-                    x, fp_y[fa], k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
-                    cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                    x, fp_y[fa], k, b, lev, n, rays, per, col0, cbase, cnt, rowcnt,
+                    bits, bl, dirs, hbase, head, nxt, out_x, out_y, sym, rhead, rnext,
                 )  # fmt: skip
                 k += 1
                 fa += 1
@@ -209,8 +240,8 @@ def _sweep(
                 break
             if fa < fb and fp_y[fa] == y:
                 _record(
-                    x, y, k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
-                    cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                    x, y, k, b, lev, n, rays, per, col0, cbase, cnt, rowcnt,
+                    bits, bl, dirs, hbase, head, nxt, out_x, out_y, sym, rhead, rnext,
                 )  # fmt: skip
                 k += 1
                 fa += 1
@@ -246,16 +277,16 @@ def _sweep(
                         total += 1
             if total <= b:
                 _record(
-                    x, y, k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
-                    cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                    x, y, k, b, lev, n, rays, per, col0, cbase, cnt, rowcnt,
+                    bits, bl, dirs, hbase, head, nxt, out_x, out_y, sym, rhead, rnext,
                 )  # fmt: skip
                 k += 1
                 c += 1
             y += 1
         while fa < fb:  # the forced P-positions above the last one found
             _record(
-                x, fp_y[fa], k, b, lev, n, rays, col0, rbase, rsize, ring, cbase,
-                cnt, rows, rowcnt, dirs, hbase, head, nxt, out_x, out_y,
+                x, fp_y[fa], k, b, lev, n, rays, per, col0, cbase, cnt, rowcnt,
+                bits, bl, dirs, hbase, head, nxt, out_x, out_y, sym, rhead, rnext,
             )  # fmt: skip
             k += 1
             fa += 1
@@ -474,7 +505,6 @@ def block_sweep_p_positions(
     comps, cstart = searches(lev, solo)
     nl = len(lev)
     rsize = lay.rsize * n + lay.rays[:, 2]
-    rbase = (np.cumsum(nl * rsize) - nl * rsize).astype(np.int64)
     cbase = (np.cumsum(rsize) - rsize).astype(np.int64)
     hsize = lay.dlines * n + 1
     hbase = (np.cumsum(hsize) - hsize).astype(np.int64)
@@ -485,19 +515,60 @@ def block_sweep_p_positions(
     out_x = np.empty(cap, dtype=np.int32)
     out_y = np.empty(cap, dtype=np.int32)
     shared = len(lay.dirs) > 0
+    bits, bl, per = _bitsets(n, nl, lay.rays, rsize)
+    sym = _symmetric(lay, fp, fn)
     found = _sweep(
-        n, block, lev, comps, cstart, lay.rays, rbase, rsize,
-        np.zeros(int((nl * rsize).sum()), dtype=np.int32), cbase,
-        np.zeros(int(rsize.sum()), dtype=np.uint8),
+        n, block, lev, comps, cstart, lay.rays, per, cbase,
+        np.zeros(int(rsize.sum()), dtype=np.uint8), bits, bl,
         solo, lay.dirs, lay.dstart, lay.dgs, hbase,
         np.full(int(hsize.sum()) if shared else 0, -1, dtype=np.int64),
         np.full(cap if shared else 0, -1, dtype=np.int64),
         lay.moves, fp_start, fp_y, fn_start, fn_y, columns,
-        np.zeros(nl * (n + 1), dtype=np.int32), np.zeros(n, dtype=np.uint8),
-        np.zeros(n + 1, dtype=np.int64), out_x, out_y,
+        np.zeros(n, dtype=np.uint8), np.zeros(n + 1, dtype=np.int64), out_x, out_y,
+        sym, np.full(n if sym else 0, -1, dtype=np.int64),
+        np.full(cap if sym else 0, -1, dtype=np.int64),
         np.zeros(2, dtype=np.int64) if stats is None else stats,
     )  # fmt: skip
     return np.column_stack([out_x[:found], out_y[:found]]).astype(np.int64)
+
+
+def _bitsets(
+    n: int, levels: int, rays: np.ndarray, rsize: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The level bitsets with every key in: the rows' ``levels`` bitsets,
+    then each ray's; their offsets (a row of
+    :func:`catalog.compute.bitsets.layout`'s four for each set and level,
+    rows first); and each ray's keys a residue class (:func:`_key`)."""
+    per = _per(rays, rsize)
+    offsets = []
+    sizes = []
+    words = 0
+    for size in [n, *(rays[:, 0] * rays[:, 2] * per).tolist()]:
+        for _ in range(levels):
+            where, words = bitsets.layout(int(size), words)
+            offsets.append(where)
+            sizes.append(int(size))
+    bits = np.zeros(words, dtype=np.uint64)
+    for where, size in zip(offsets, sizes, strict=True):
+        bitsets.fill(bits, where, size)
+    return bits, np.array(offsets, dtype=np.int64).reshape(-1, 4), per
+
+
+def _per(rays: np.ndarray, rsize: np.ndarray) -> np.ndarray:
+    """Each ray's bitset keys a residue class of its lines mod its stride."""
+    return (rsize // (rays[:, 0] * rays[:, 2]) + 1).astype(np.int64)
+
+
+def _symmetric(lay: Layout, fp: np.ndarray, fn: np.ndarray) -> bool:
+    """Is the game its own mirror (rules and forced cells)? Then its
+    P-positions are too."""
+
+    def mirrored(pairs: np.ndarray) -> bool:
+        cells = {tuple(c) for c in pairs.tolist()}
+        return cells == {(b, a) for a, b in cells}
+
+    rays = lay.rays[:, :2] * lay.rays[:, 2:]
+    return all(mirrored(p) for p in (rays, lay.moves, fp, fn))
 
 
 def _cells(cells: Any, n: int) -> np.ndarray:
