@@ -64,13 +64,16 @@ def clear(bits, b0, b1, b2, key):
 
 
 @njit(cache=True, inline="always")
+def shifted(bits, w, sh):
+    """The bits of word w from bit ``sh`` (a uint64, 0..63) on, then word
+    w + 1's: 64 keys from the key 64 w + sh (no shift by 64, no branch)."""
+    return (bits[w] >> sh) | ((bits[w + 1] << np.uint64(1)) << (np.uint64(63) - sh))
+
+
+@njit(cache=True, inline="always")
 def word(bits, b0, key):
     """The keys key..key+63 as a word (bit 0 is ``key``)."""
-    w = b0 + (key >> 6)
-    r = key & 63
-    if r == 0:
-        return bits[w]
-    return (bits[w] >> np.uint64(r)) | (bits[w + 1] << np.uint64(64 - r))
+    return shifted(bits, b0 + (key >> 6), np.uint64(key & 63))
 
 
 @njit(cache=True, inline="always")

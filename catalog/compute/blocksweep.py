@@ -67,9 +67,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from catalog.compute.bitsets import clear, low, successor, word
-from catalog.compute.jit import njit
 from catalog.compute import bitsets
+from catalog.compute.bitsets import bit, clear, low, shifted, successor
+from catalog.compute.jit import njit
 from catalog.compute.kernel import _contains, _csr
 from catalog.compute.ruleset import rules
 
@@ -131,34 +131,59 @@ def _leap(y, comp, n, nl, colk, bits, bl, stats):
     ``lev[comp[1 + i]]`` (n if none).
 
     64 rows at a time: the AND of the row level's word and each ray level's
-    word from the column's key on (``colk[i]`` is the key of the line
-    through (x, 0)); a set with no key among the 64 is passed with its
-    successor instead, so long empty stretches cost one search."""
+    word, shifted to the column (``colk[i]`` is the key of the line through
+    (x, 0)); a set with no key among the 64 is passed with its successor
+    instead, so a long empty stretch costs one search."""
     r = comp[0]
+    r0 = bl[r, 0]
+    nr = colk.shape[0]
+    # ray 0's word for rows 64 i.. is bits q0 + i and q0 + i + 1 shifted by sh
+    o = nl + comp[1] if nr else 0
+    sh = np.uint64(colk[0] & 63) if nr else np.uint64(0)
+    q0 = bl[o, 0] + (colk[0] >> 6) if nr else 0
+    words = 0
     while y < n:
-        stats[1] += 1
-        w = word(bits, bl[r, 0], y)
-        if w == 0:  # no row of the level among the 64
-            y = successor(bits, bl[r, 0], bl[r, 1], bl[r, 2], bl[r, 3], y + 64)
-            if y < 0:
-                return n
-            continue
-        skip = -1
-        for i in range(colk.shape[0]):
-            o = (1 + i) * nl + comp[1 + i]
-            key = colk[i] + y
-            line = word(bits, bl[o, 0], key)
-            if line == 0:  # no line of the level among the 64
-                j = successor(bits, bl[o, 0], bl[o, 1], bl[o, 2], bl[o, 3], key + 64)
-                skip = n if j < 0 else min(j - colk[i], n)
+        i = y >> 6
+        w = bits[r0 + i] & ~(bit(y & 63) - np.uint64(1))  # rows from y on
+        last = (n - 1) >> 6
+        while True:  # word i: rows 64 i .. 64 i + 63
+            words += 1
+            if w == 0:  # no row of the level among them
+                y = successor(bits, r0, bl[r, 1], bl[r, 2], bl[r, 3], (i + 1) << 6)
                 break
-            w &= line
-        if skip >= 0:
-            y = skip
-        elif w != 0:
-            return min(y + low(w), n)
-        else:
-            y += 64
+            if nr:
+                line = shifted(bits, q0 + i, sh)
+                if line == 0:  # no line of the level among them
+                    k = successor(bits, bl[o, 0], bl[o, 1], bl[o, 2], bl[o, 3],
+                                  colk[0] + ((i + 1) << 6))  # fmt: skip
+                    y = n if k < 0 else k - colk[0]
+                    break
+                w &= line
+            skip = -1
+            for j in range(1, nr):
+                oj = (1 + j) * nl + comp[1 + j]
+                key = colk[j] + (i << 6)
+                line = shifted(bits, bl[oj, 0] + (key >> 6), np.uint64(key & 63))
+                if line == 0:
+                    k = successor(bits, bl[oj, 0], bl[oj, 1], bl[oj, 2], bl[oj, 3],
+                                  key + 64)  # fmt: skip
+                    skip = n if k < 0 else k - colk[j]
+                    break
+                w &= line
+            if skip >= 0:
+                y = skip
+                break
+            if w != 0:
+                stats[1] += words
+                return min((i << 6) + low(w), n)
+            if i == last:
+                y = n
+                break
+            i += 1
+            w = bits[r0 + i]
+        if y < 0:
+            break
+    stats[1] += words
     return n
 
 

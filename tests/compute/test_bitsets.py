@@ -37,7 +37,9 @@ def _words(bits, b0, keys):
     ("size", "count", "keep"),
     [(1, 1, 1.0), (64, 64, 0.5), (5000, 4000, 0.01), (300_000, 300_000, 0.0002)],
 )
-def test_successor_and_word_agree_with_a_set(size: int, count: int, keep: float) -> None:
+def test_successor_and_word_agree_with_a_set(
+    size: int, count: int, keep: float
+) -> None:
     rng = random.Random(size)
     offsets, words = bitsets.layout(size, start=3)
     bits = np.zeros(words, dtype=np.uint64)
@@ -55,7 +57,5 @@ def test_successor_and_word_agree_with_a_set(size: int, count: int, keep: float)
         i = np.searchsorted(ordered, k)
         expected.append(ordered[i] if i < len(ordered) else -1)
     assert _successors(bits, b0, b1, b2, w2, keys).tolist() == expected
-    expected_words = [
-        sum(1 << j for j in range(64) if k + j in kept) for k in probes
-    ]
+    expected_words = [sum(1 << j for j in range(64) if k + j in kept) for k in probes]
     assert [int(w) for w in _words(bits, b0, keys)] == expected_words

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import catalog
-from catalog.compute import kind_reference
+from catalog.compute import blocksweep, kind_reference
 from catalog.compute.blocksweep import block_sweep_p_positions, layout, table_bytes
 from catalog.compute.dense import dense_p_positions
 from catalog.errors import TooMuchWork
@@ -61,6 +61,85 @@ def test_sweep_matches_the_dense_engine(seed: int) -> None:
         )
 
 
+def mirrored(game: dict) -> dict:
+    """The game with every rule and forced cell mirrored in as well (a
+    cell forced both ways is left out)."""
+
+    def both(pairs: list) -> list:
+        return sorted({tuple(c) for c in pairs} | {(b, a) for a, b in pairs})
+
+    p, n = both(game["forced_p"]), both(game["forced_n"])
+    return {
+        **game,
+        "rays": both(game["rays"]),
+        "moves": both(game["moves"]),
+        "forced_p": [c for c in p if c not in n],
+        "forced_n": [c for c in n if c not in p],
+    }
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_symmetric_games_scan_from_the_diagonal(seed: int) -> None:
+    """A game that is its own mirror takes each column's P-positions below
+    the diagonal from its row: the same as the literal rules and as the
+    scan of the whole column."""
+    rng = random.Random(100 + seed)
+    for _ in range(40):
+        n = rng.randint(1, 30)
+        game = mirrored(random_game(rng, n))
+        lay = layout(game["block"], game["rays"], game["moves"])
+        fp, fn = (
+            np.array(game[k], dtype=np.int64).reshape(-1, 2)
+            for k in ("forced_p", "forced_n")
+        )
+        assert blocksweep._symmetric(lay, fp[(fp < n).all(1)], fn[(fn < n).all(1)])
+        np.testing.assert_array_equal(
+            block_sweep_p_positions(n, **game),
+            kind_reference.p_positions(n, **game),
+            str(game),
+        )
+
+
+def whole_columns(monkeypatch: pytest.MonkeyPatch, n: int, game: dict) -> np.ndarray:
+    """The sweep scanning every column from row 0, as for a game that is
+    not its own mirror."""
+    with monkeypatch.context() as patch:
+        patch.setattr(blocksweep, "_symmetric", lambda *_: False)
+        return block_sweep_p_positions(n, **game)
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 4])
+@pytest.mark.parametrize("moves", [[], KNIGHT])
+def test_the_diagonal_start_agrees_with_whole_columns(
+    monkeypatch: pytest.MonkeyPatch, block: int, moves: list
+) -> None:
+    """Blocking Wythoff and Maharaja Nim at n = 3·10^4, where b = 1's rows
+    and diagonals interleave over thousands of words a column."""
+    game = {"block": block, "rays": WYTHOFF, "moves": moves}
+    np.testing.assert_array_equal(
+        block_sweep_p_positions(30_000, **game),
+        whole_columns(monkeypatch, 30_000, game),
+    )
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_long_word_scans_match_the_dense_engine(seed: int) -> None:
+    """Block 1 and 2 with Wythoff's diagonal, a ray of stride 2 or 3 (its
+    lines a residue class apart in the bitsets) and single moves, at sizes
+    where the searches pass many words, symmetric or not."""
+    rng = random.Random(200 + seed)
+    for _ in range(4):
+        n = rng.randint(900, 1500)
+        game = random_game(rng, n)
+        game["block"] = rng.choice([1, 2])
+        game["rays"] = [*WYTHOFF, rng.choice([[1, 2], [2, 1], [3, 1], [2, 3]])]
+        if rng.random() < 0.5:
+            game = mirrored(game)
+        np.testing.assert_array_equal(
+            block_sweep_p_positions(n, **game), dense_p_positions(n, **game), str(game)
+        )
+
+
 @pytest.mark.parametrize("count", [1, 2])
 def test_fewer_levels_find_the_same_positions(count: int) -> None:
     """With fewer union-find levels (as when b is large) every cell found
@@ -99,12 +178,11 @@ def p_options(found: np.ndarray, p: set, x: int, y: int, moves: list) -> int:
 @pytest.mark.parametrize("block", [1, 2, 3, 4])
 @pytest.mark.parametrize("moves", [[], KNIGHT])
 def test_far_cells_obey_the_rule(block: int, moves: list) -> None:
-    """At n = 10^5 (Blocking Wythoff Nim and Blocking Maharaja Nim; 2·10^4
-    for b = 1, whose sweep is quadratic, docs/kinds/block.md): every
+    """At n = 10^5 (Blocking Wythoff Nim and Blocking Maharaja Nim): every
     P-position found has at most b P options, sampled cells that were not
     found have more, each row and column holds at most b + 1, and the
     symmetric games' positions are symmetric."""
-    n = 2 * 10**4 if block == 1 else 10**5
+    n = 10**5
     found = block_sweep_p_positions(n, block, WYTHOFF, moves)
     p = set(map(tuple, found.tolist()))
     assert p == {(y, x) for x, y in p}
