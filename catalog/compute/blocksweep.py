@@ -22,42 +22,60 @@ count walks the list (at most (b + 1) g + forced entries for the least g).
 a multiple of another, and every single move on a ray, so nothing else can
 coincide.
 
+Symmetric games. When the rules and the forced cells are their own mirror
+(Blocking Wythoff and Maharaja Nim), so are the P-positions: column x's
+P-positions below the diagonal are the mirrors of row x's so far, which
+each row keeps in a list, and the scan starts at the diagonal with them
+counted.
+
 Skipping. Counters only grow, so a row whose count passes a level ``v``
 never comes back under it. For each level v = 0..b (:func:`levels`) the rows
-and each ray's lines keep a "next line whose count is at most v" union-find
-(as :func:`catalog.compute.kernel._find`; a line's chain links the cells of
-a column one row apart, and the levels of a line are interleaved). With c
-P-positions below the scan, a cell can be P only if its row and line counts
-sum to at most the room r = b - c, so the scan runs one leapfrog search (as
-the kernel's between free rows and free diagonals) for each way of spreading
-r over the row and the rays (:func:`searches`) and takes the lowest cell any
-finds; each search's answer is kept until the scan passes it. A cell found
-is counted exactly and is P unless a single move, a forced N cell or a
-shared direction (whose rays are searched at level b) says otherwise.
-Past :data:`MAX_SEARCHES` searches, one search a room at level b is run
-and every cell it finds is counted (correct, slower).
+and each ray's lines are a three-level bitset (:mod:`catalog.compute.bitsets`)
+of those holding at most v; a ray's lines are keyed so that the lines one
+column meets are consecutive keys (:func:`_key`). With c P-positions below
+the scan, a cell can be P only if its row and line counts sum to at most
+the room r = b - c, so the scan runs one search for each way of spreading r
+over the row and the rays (:func:`searches`) and takes the lowest cell any
+finds; each search's answer is kept until the scan passes it. A search ANDs
+the row level's word with each ray level's word shifted to the column, 64
+rows at a time, and passes a stretch where the rows or a ray have no key
+with that bitset's successor (:func:`_leap`). A cell found is counted
+exactly and is P unless a single move, a forced N cell or a shared
+direction (whose rays are searched at level b) says otherwise. Past
+:data:`MAX_SEARCHES` searches, one search a room at level b is run and every
+cell it finds is counted (correct, slower).
 
-Work per column: O(S (R + 1) + J + V (R + M + W)) with S the searches
-started ((b + 1)(b + 2) / 2 with one other ray), R rays, M single moves,
-J union-find jumps (finds amortised by path compression), V the cells
-counted exactly (b + 1 P-positions plus the N cells of single moves, forced
-N cells and shared directions) and W the list walks of shared directions.
-J is not bounded by the game's rules: it is the number of times the
-acceptable rows and lines alternate below the column's last P-position.
-Measured (``stats``) up to n = 3·10^5: with b = 2..4, J + V stays at 4 to
-11 a column for Wythoff's Nim and Maharaja Nim at every n; with b = 1 the
-partly filled rows and diagonals interleave with the full ones and J grows
-as n/27 (Wythoff) and n/150 (Maharaja) a column: quadratic in all.
-Memory: per level, 4 bytes a row and a line of each ray (the union-finds),
-a byte a row and a line (the counters), 8 bytes a possible position
-((b + 1) n + forced) and 16 one of the answer; :func:`table_bytes`.
+Why bitsets. The sweep kept a "next line at most v" union-find a level
+until 2026-11 (as :func:`catalog.compute.kernel._find`). A leapfrog between
+union-finds costs a jump each time the acceptable rows and lines alternate,
+and with b = 1 they alternate cell by cell over a stretch of about n rows in
+half the columns (rows holding one P-position of the (x, 2x + 1) kind
+beside diagonals holding two): n/27 jumps a column for Blocking Wythoff Nim,
+15 s at n = 10^5. A word of the AND passes 64 such cells in a few
+instructions, and the bitsets (one bit a line and level, about 2 MB at 10^6
+for b = 4) stay in the cache where the union-finds (60 MB) did not.
+
+Work per column: O(S (R + 1) + W + V (R + M + L)) with S the searches
+started ((b + 1)(b + 2) / 2 with one other ray), R rays, M single moves, W
+the words the searches read, V the cells counted exactly (b + 1
+P-positions plus the N cells of single moves, forced N cells and shared
+directions) and L the list walks of shared directions. W is not bounded by
+the game's rules: it is the stretch, in words, over which acceptable rows
+and lines alternate without meeting. Measured (``stats``) at n = 10^6: with
+b = 2..4, W stays at 3.5 to 9 a column for Wythoff's Nim and Maharaja Nim
+at every n; with b = 1 it grows as n/1100 (Wythoff) and n/1900 (Maharaja):
+quadratic, at 64 cells a word.
+Memory: per level, a bit a row and a line of each ray (the bitsets), a byte
+a row and a line (the counters), 16 bytes a possible position ((b + 1) n +
+forced: the positions found and, in a symmetric game, the row lists) and 16
+one of the answer; :func:`table_bytes`.
 
 References
 ----------
 .. [1] U. Larsson, "Blocking Wythoff Nim", Electron. J. Combin. 18 (2011)
    P120, arXiv:1010.5816.
 .. [2] J. Hu, D. Sleator, J. Tsin, "Wythoff's Nim with Finite Alterations",
-   arXiv:2408.02851 (free rows and diagonals).
+   arXiv:2408.02851 (free rows and diagonals, which the searches generalise).
 """
 
 from __future__ import annotations
@@ -125,20 +143,21 @@ def _record(
 
 
 @njit(cache=True, inline="always")
-def _leap(y, comp, n, nl, colk, bits, bl, stats):
+def _leap(y, comps, s, n, nl, colk, bits, bl, stats):
     """The first cell of the column at or above y whose row holds at most
-    ``lev[comp[0]]`` P-positions and whose line on ray i at most
-    ``lev[comp[1 + i]]`` (n if none).
+    ``lev[comps[s, 0]]`` P-positions and whose line on ray i at most
+    ``lev[comps[s, 1 + i]]`` (n if none). (Rows of ``comps`` are not sliced:
+    a view would count references, atomically, on every call.)
 
     64 rows at a time: the AND of the row level's word and each ray level's
     word, shifted to the column (``colk[i]`` is the key of the line through
     (x, 0)); a set with no key among the 64 is passed with its successor
     instead, so a long empty stretch costs one search."""
-    r = comp[0]
+    r = comps[s, 0]
     r0 = bl[r, 0]
     nr = colk.shape[0]
     # ray 0's word for rows 64 i.. is bits q0 + i and q0 + i + 1 shifted by sh
-    o = nl + comp[1] if nr else 0
+    o = nl + comps[s, 1] if nr else 0
     sh = np.uint64(colk[0] & 63) if nr else np.uint64(0)
     q0 = bl[o, 0] + (colk[0] >> 6) if nr else 0
     words = 0
@@ -161,7 +180,7 @@ def _leap(y, comp, n, nl, colk, bits, bl, stats):
                 w &= line
             skip = -1
             for j in range(1, nr):
-                oj = (1 + j) * nl + comp[1 + j]
+                oj = (1 + j) * nl + comps[s, 1 + j]
                 key = colk[j] + (i << 6)
                 line = shifted(bits, bl[oj, 0] + (key >> 6), np.uint64(key & 63))
                 if line == 0:
@@ -187,12 +206,12 @@ def _leap(y, comp, n, nl, colk, bits, bl, stats):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sweep(
-    n, b, lev, comps, cstart, rays, per, cbase, cnt, bits, bl,
+    n, b, lev, comps, cstart, parent, rays, per, cbase, cnt, bits, bl,
     solo, dirs, dstart, dgs, hbase, head, nxt,
     moves, fp_start, fp_y, fn_start, fn_y, fcols,
-    rowcnt, col_start, out_x, out_y, sym, rhead, rnext, stats,
+    rowcnt, col_start, out_x, out_y, sym, rhead, rnext, col0, colk, cy, lo, stats,
 ):  # fmt: skip
     """Label the columns 0..n-1 (the module docstring); returns how many
     P-positions were written to out_x, out_y. ``comps[cstart[r]:cstart[r + 1]]``
@@ -204,9 +223,6 @@ def _sweep(
     ``stats``: [cells counted exactly, words read]."""
     nr = rays.shape[0]
     nl = lev.shape[0]
-    col0 = np.zeros(nr, dtype=np.int64)
-    colk = np.zeros(nr, dtype=np.int64)
-    cy = np.full(comps.shape[0], -1, dtype=np.int64)  # each search's answer
     k = 0
     for x in range(n):
         col_start[x] = k
@@ -243,13 +259,16 @@ def _sweep(
         room = -1
         while c <= b and y < n:
             if room != b - c:  # fewer searches once a P-position is below
-                room = b - c
-                for s in range(cstart[room], cstart[room + 1]):
+                for s in range(cstart[b - c], cstart[b - c + 1]):
                     cy[s] = -1
+                    lo[s] = 0
+                    if room == b - c + 1 and parent[s] >= 0:
+                        lo[s] = cy[parent[s]]  # no cell of its parent's below
+                room = b - c
             best = n
             for s in range(cstart[room], cstart[room + 1]):
                 if cy[s] < y:
-                    cy[s] = _leap(y, comps[s], n, nl, colk, bits, bl, stats)
+                    cy[s] = _leap(max(y, lo[s]), comps, s, n, nl, colk, bits, bl, stats)
                 if cy[s] < best:
                     best = cy[s]
             y = best
@@ -422,6 +441,25 @@ def searches(lev: np.ndarray, solo: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return comps, np.array(cstart, dtype=np.int64)
 
 
+def parents(comps: np.ndarray, cstart: np.ndarray) -> np.ndarray:
+    """For each search of room r < b, a search of room r + 1 that accepts
+    every cell it does (its row level one higher, or the same levels when
+    fewer are kept), or -1: when one more P-position lies below the scan,
+    a search need not start below its parent's answer (the sets only
+    shrink)."""
+    found = np.full(len(comps), -1, dtype=np.int64)
+    for room in range(len(cstart) - 2):
+        above = range(cstart[room + 1], cstart[room + 2])
+        upper = {tuple(comps[s].tolist()): s for s in above}
+        for s in range(cstart[room], cstart[room + 1]):
+            for step in (1, 0):
+                key = (int(comps[s, 0]) + step, *comps[s, 1:].tolist())
+                if key in upper:
+                    found[s] = upper[key]
+                    break
+    return found
+
+
 def _solo(lay: Layout) -> np.ndarray:
     """1 for each ray alone in its direction, 0 for the shared ones."""
     solo = np.ones(len(lay.rays), dtype=np.int64)
@@ -450,16 +488,20 @@ def table_bytes(n: int, lay: Layout, count: int, forced: int = 0) -> int:
     """Bytes :func:`block_sweep_p_positions` allocates with ``count`` levels
     (:func:`levels`) for ``forced`` forced P-positions."""
     count = max(1, min(count, lay.block + 1))
-    lines = int((lay.rsize * n + lay.rays[:, 2]).sum())
+    rsize = lay.rsize * n + lay.rays[:, 2]
+    lines = int(rsize.sum())
+    keys = [n, *(lay.rays[:, 0] * lay.rays[:, 2] * _per(lay.rays, rsize)).tolist()]
+    words = sum(bitsets.layout(int(size))[1] for size in keys)
     out = (lay.block + 1) * n + forced
     heads = int((lay.dlines * n + 1).sum()) if len(lay.dirs) else 0
     listed = out if len(lay.dirs) else 0
     return (
-        count * 4 * (n + 1 + lines)  # the union-finds
+        count * 8 * words  # the level bitsets
         + n  # row counters
         + lines  # line counters
         + 8 * (n + 1)  # column starts
         + 8 * out  # positions found (x, y as int32)
+        + 8 * (n + out)  # the row lists of a symmetric game
         + 8 * (heads + listed)  # the shared directions' lists
         + 16 * out  # the (k, 2) int64 answer
     )
@@ -528,6 +570,7 @@ def block_sweep_p_positions(
     solo = _solo(lay)
     lev = levels(block, default_levels(lay) if count is None else count)
     comps, cstart = searches(lev, solo)
+    parent = parents(comps, cstart)
     nl = len(lev)
     rsize = lay.rsize * n + lay.rays[:, 2]
     cbase = (np.cumsum(rsize) - rsize).astype(np.int64)
@@ -543,7 +586,7 @@ def block_sweep_p_positions(
     bits, bl, per = _bitsets(n, nl, lay.rays, rsize)
     sym = _symmetric(lay, fp, fn)
     found = _sweep(
-        n, block, lev, comps, cstart, lay.rays, per, cbase,
+        n, block, lev, comps, cstart, parent, lay.rays, per, cbase,
         np.zeros(int(rsize.sum()), dtype=np.uint8), bits, bl,
         solo, lay.dirs, lay.dstart, lay.dgs, hbase,
         np.full(int(hsize.sum()) if shared else 0, -1, dtype=np.int64),
@@ -552,6 +595,10 @@ def block_sweep_p_positions(
         np.zeros(n, dtype=np.uint8), np.zeros(n + 1, dtype=np.int64), out_x, out_y,
         sym, np.full(n if sym else 0, -1, dtype=np.int64),
         np.full(cap if sym else 0, -1, dtype=np.int64),
+        np.zeros(len(lay.rays), dtype=np.int64),  # each ray's line of (x, 0)
+        np.zeros(len(lay.rays), dtype=np.int64),  # and its bitset key
+        np.full(len(comps), -1, dtype=np.int64),  # each search's answer
+        np.zeros(len(comps), dtype=np.int64),  # and where it may start
         np.zeros(2, dtype=np.int64) if stats is None else stats,
     )  # fmt: skip
     return np.column_stack([out_x[:found], out_y[:found]]).astype(np.int64)

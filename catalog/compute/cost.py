@@ -65,8 +65,12 @@ from catalog.compute.modes import MAX_BOX_BYTES, engine, transpose
 from catalog.errors import TooMuchWork
 from catalog.games.definition import Definition
 
-#: Seconds per unit of the blocking sweep's work (:func:`_block_work`).
-BLOCKING_RATE = 4.0e-7
+#: Seconds per unit of the blocking sweep's work (:func:`_block_work`): a
+#: search started or a cell counted; a word a search reads is
+#: BLOCKING_WORD of a unit (measured at 10^6 on Blocking Wythoff and
+#: Maharaja Nim, b = 1..4, about 1.5 times the CPU time on a busy machine).
+BLOCKING_RATE = 7.0e-8
+BLOCKING_WORD = 0.08
 
 
 @dataclass(frozen=True)
@@ -145,18 +149,20 @@ BLOCK_PROBE = 1024
 
 
 @lru_cache(maxsize=256)
-def _block_probe(game: Definition) -> tuple[float, float, int]:
-    """The blocking sweep's jumps and exact counts per column in the boxes
-    BLOCK_PROBE and 2 * BLOCK_PROBE wide, and the searches a column starts."""
+def _block_probe(game: Definition) -> tuple[float, float, float, int]:
+    """The blocking sweep's words read per column in the boxes BLOCK_PROBE
+    and 2 * BLOCK_PROBE wide, its exact counts per column in the second, and
+    the searches a column starts."""
     from catalog.compute import blocksweep
 
     pairs = {
         key: np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
         for key in ("rays", "moves", "forced_p", "forced_n")
     }
-    work = []
+    words = []
+    stats = np.zeros(2, dtype=np.int64)
     for side in (BLOCK_PROBE, 2 * BLOCK_PROBE):
-        stats = np.zeros(2, dtype=np.int64)
+        stats[:] = 0
         blocksweep.block_sweep_p_positions(
             side,
             game.block,
@@ -166,21 +172,25 @@ def _block_probe(game: Definition) -> tuple[float, float, int]:
             pairs["forced_n"],
             stats=stats,
         )
-        work.append(max(1.0, float(stats.sum()) / side))
+        words.append(max(1.0, float(stats[1]) / side))
     lay = blocksweep.layout(game.block, pairs["rays"], pairs["moves"])
-    return work[0], work[1], blocksweep.searches_per_column(lay)
+    exact = float(stats[0]) / (2 * BLOCK_PROBE)
+    return words[0], words[1], exact, blocksweep.searches_per_column(lay)
 
 
 def _block_work(game: Definition, side: int) -> float:
-    """Expected work a column of the blocking sweep at ``side``: the probes'
-    work, grown at the rate seen between them (constant for most games;
-    linear in the side for Blocking Wythoff with b = 1, whose partially
-    filled rows and diagonals interleave), plus the searches it starts."""
-    w1, w2, starts = _block_probe(game)
-    if side <= 2 * BLOCK_PROBE:
-        return w2 + starts
-    growth = min(1.0, max(0.0, math.log2(w2 / w1)))
-    return w2 * (side / (2 * BLOCK_PROBE)) ** growth + starts
+    """Expected work a column of the blocking sweep at ``side``, in units of
+    :data:`BLOCKING_RATE`: the words its searches read (each
+    :data:`BLOCKING_WORD` of a unit), grown as seen between the probes
+    (constant for most games; linear in the side for b = 1, whose partly
+    filled rows and diagonals interleave), plus the cells it counts and the
+    searches it starts, a unit each."""
+    w1, w2, exact, starts = _block_probe(game)
+    # words a column: constant, or growing linearly (a search reads at most
+    # side / 64 words), so a line through the two probes
+    slope = max(0.0, (w2 - w1) / BLOCK_PROBE)
+    words = w2 + slope * max(0, side - 2 * BLOCK_PROBE)
+    return BLOCKING_WORD * words + exact + starts
 
 
 def density(game: Definition, height: int) -> float:
