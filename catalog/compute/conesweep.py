@@ -65,8 +65,15 @@ from typing import Any
 import numpy as np
 
 from catalog.compute import wedges
+from catalog.compute.conecells import (
+    _blocked,
+    _last_blocked,
+    _line_index,
+    _nforced,
+    _row,
+)
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _csr, _find
+from catalog.compute.kernel import _csr, _find
 from catalog.compute.ruleset import rules
 from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, merge_due
 
@@ -115,20 +122,6 @@ def _mark_band(ring, base, lo, hi, m, size):
                 break
             ring[base + w] = m
             w += m
-
-
-@njit(cache=True, inline="always")
-def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
-    """The last row of column x that the P-position (xp, yp) blocks, or -1
-    if it does not block (x, y) (INF: the rest of the column)."""
-    k, ell = (y - yp, x - xp) if mirror else (x - xp, y - yp)
-    if k < 1 or ell < 1 or ell < s1 * k + t1 or (ell - k) % m:
-        return -1
-    if hi and ell > s2 * k + t2:
-        return -1
-    if mirror:
-        return INF if s1 == 0 else yp + (ell - t1) // s1
-    return yp + s2 * k + t2 if hi else INF
 
 
 @njit(cache=True, _nrt=False)
@@ -256,49 +249,6 @@ def _sweep(
             rows[yo] = big_m
             for i in range(rays.shape[0]):
                 used[_line_index(x, yo, rays[i], lbase[i], n)] = 1
-
-
-@njit(cache=True, inline="always")
-def _row(cones, j):
-    """Cone j's row as a tuple (read element by element: a row view would
-    cost a reference count each time)."""
-    return (
-        cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3], cones[j, 4],
-        cones[j, 5], cones[j, 6],
-    )  # fmt: skip
-
-
-@njit(cache=True, inline="always")
-def _nforced(fp_start, x, forced_cols):
-    """How many forced P-positions column x holds."""
-    return fp_start[x + 1] - fp_start[x] if x < forced_cols else 0
-
-
-@njit(cache=True, inline="always")
-def _line_index(x, y, ray, base, n):
-    """The bit of the line of ray (a, b) = g (p, q) through (x, y)."""
-    p, q, g = ray[0], ray[1], ray[2]
-    return base + (y * p - x * q + q * n) * g + (x // p) % g
-
-
-@njit(cache=True, _nrt=False)
-def _blocked(
-    x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
-):
-    """Is (x, y) N by a forced label, an extra ray or a single move?"""
-    if x < fcols and _contains(fn_y, fn_start[x], fn_start[x + 1], y):
-        return True
-    for i in range(rays.shape[0]):
-        if used[_line_index(x, y, rays[i], lbase[i], n)]:
-            return True
-    for i in range(moves.shape[0]):
-        xs, ys = x - moves[i, 0], y - moves[i, 1]
-        if xs >= 0 and ys >= 0:
-            if col[xs] == ys:
-                return True
-            if xs < fcols and _contains(fp_y, fp_start[xs], fp_start[xs + 1], ys):
-                return True
-    return False
 
 
 def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
