@@ -12,8 +12,11 @@ least common multiple of the cones' mods, the rows of each class r mod M are
 searched apart: a "next free row" union-find over rows, whose chains link
 rows M apart, gives the lowest free row of the class, and each cone either
 lets the candidate y pass or names a row below which every row of its class
-stays blocked, where the search goes on. A cone blocks (x, y) iff some
-earlier P-position (x', y') lies in its wedge:
+stays blocked, where the search goes on. (When every cone is a wedge, the
+wedges share a shear and M > 1, :mod:`catalog.compute.wedgescan` climbs
+each column once over all classes instead: searched apart, a column's time
+grew with M.) A cone blocks (x, y) iff some earlier P-position (x', y')
+lies in its wedge:
 
 - a wedge (both lines, s1 < s2; mirrored, s1 <= 1 <= s2): growing, merging
   components of each class (:mod:`catalog.compute.wedges`), one predecessor
@@ -64,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute import wedges
+from catalog.compute import wedges, wedgescan
 from catalog.compute.conecells import (
     _blocked,
     _last_blocked,
@@ -363,6 +366,9 @@ def cone_sweep_p_positions(
     a Fenwick query (O(log n)) for the other cones, and a look at the
     cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
     bound); each extra-ray, move or forced-N hit costs one more step.
+    When every cone is a wedge sharing a shear σ and M > 1, one climb a
+    column over all classes (:mod:`catalog.compute.wedgescan`): a few finds
+    and queries a column whatever M, and 8 (σ + 1) n bytes more.
     Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
     key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
@@ -397,11 +403,20 @@ def cone_sweep_p_positions(
     big_m = lcm(1, *(int(m) for m in r.cones[:, 5]))
     trees = _trees(n, r.cones, r.kc)
     col = np.full(n, -1, dtype=np.int64)
-    _sweep(
-        n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
-        fp_start, fp_y, fn_start, fn_y, col,
-        np.zeros(n + big_m + 1, dtype=np.int64),  # rows: distances, 0 = free
-    )  # fmt: skip
+    rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
+    room = TREE_BUDGET - sum(a.nbytes for a in trees)
+    sigma = wedgescan.shear(big_m, r.cones, trees[6], room, n)
+    if sigma >= 0:  # every class at once
+        wedgescan.scan(
+            n, sigma, r.cones, trees[0], trees[6], trees[7], rays3, used, lbase,
+            r.moves, fp_start, fp_y, fn_start, fn_y, col, rows,
+            np.zeros((sigma + 1) * n + 2, dtype=np.int64),
+        )  # fmt: skip
+    else:
+        _sweep(
+            n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
+            fp_start, fp_y, fn_start, fn_y, col, rows,
+        )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x
     if len(fp):  # a natural P-position lies below its column's forced ones
