@@ -12,8 +12,11 @@ least common multiple of the cones' mods, the rows of each class r mod M are
 searched apart: a "next free row" union-find over rows, whose chains link
 rows M apart, gives the lowest free row of the class, and each cone either
 lets the candidate y pass or names a row below which every row of its class
-stays blocked, where the search goes on. A cone blocks (x, y) iff some
-earlier P-position (x', y') lies in its wedge:
+stays blocked, where the search goes on. (When every cone is a wedge, the
+wedges share a shear and M > 1, :mod:`catalog.compute.wedgescan` climbs
+each column once over all classes instead: searched apart, a column's time
+grew with M.) A cone blocks (x, y) iff some earlier P-position (x', y')
+lies in its wedge:
 
 - a wedge (both lines, s1 < s2; mirrored, s1 <= 1 <= s2): growing, merging
   components of each class (:mod:`catalog.compute.wedges`), one predecessor
@@ -64,9 +67,16 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute import wedges
+from catalog.compute import wedges, wedgescan
+from catalog.compute.conecells import (
+    _blocked,
+    _last_blocked,
+    _line_index,
+    _nforced,
+    _row,
+)
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _csr, _find
+from catalog.compute.kernel import _csr, _find
 from catalog.compute.ruleset import rules
 from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, merge_due
 
@@ -115,20 +125,6 @@ def _mark_band(ring, base, lo, hi, m, size):
                 break
             ring[base + w] = m
             w += m
-
-
-@njit(cache=True, inline="always")
-def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
-    """The last row of column x that the P-position (xp, yp) blocks, or -1
-    if it does not block (x, y) (INF: the rest of the column)."""
-    k, ell = (y - yp, x - xp) if mirror else (x - xp, y - yp)
-    if k < 1 or ell < 1 or ell < s1 * k + t1 or (ell - k) % m:
-        return -1
-    if hi and ell > s2 * k + t2:
-        return -1
-    if mirror:
-        return INF if s1 == 0 else yp + (ell - t1) // s1
-    return yp + s2 * k + t2 if hi else INF
 
 
 @njit(cache=True, _nrt=False)
@@ -258,49 +254,6 @@ def _sweep(
                 used[_line_index(x, yo, rays[i], lbase[i], n)] = 1
 
 
-@njit(cache=True, inline="always")
-def _row(cones, j):
-    """Cone j's row as a tuple (read element by element: a row view would
-    cost a reference count each time)."""
-    return (
-        cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3], cones[j, 4],
-        cones[j, 5], cones[j, 6],
-    )  # fmt: skip
-
-
-@njit(cache=True, inline="always")
-def _nforced(fp_start, x, forced_cols):
-    """How many forced P-positions column x holds."""
-    return fp_start[x + 1] - fp_start[x] if x < forced_cols else 0
-
-
-@njit(cache=True, inline="always")
-def _line_index(x, y, ray, base, n):
-    """The bit of the line of ray (a, b) = g (p, q) through (x, y)."""
-    p, q, g = ray[0], ray[1], ray[2]
-    return base + (y * p - x * q + q * n) * g + (x // p) % g
-
-
-@njit(cache=True, _nrt=False)
-def _blocked(
-    x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
-):
-    """Is (x, y) N by a forced label, an extra ray or a single move?"""
-    if x < fcols and _contains(fn_y, fn_start[x], fn_start[x + 1], y):
-        return True
-    for i in range(rays.shape[0]):
-        if used[_line_index(x, y, rays[i], lbase[i], n)]:
-            return True
-    for i in range(moves.shape[0]):
-        xs, ys = x - moves[i, 0], y - moves[i, 1]
-        if xs >= 0 and ys >= 0:
-            if col[xs] == ys:
-                return True
-            if xs < fcols and _contains(fp_y, fp_start[xs], fp_start[xs + 1], ys):
-                return True
-    return False
-
-
 def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
     the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
@@ -413,6 +366,9 @@ def cone_sweep_p_positions(
     a Fenwick query (O(log n)) for the other cones, and a look at the
     cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
     bound); each extra-ray, move or forced-N hit costs one more step.
+    When every cone is a wedge sharing a shear σ and M > 1, one climb a
+    column over all classes (:mod:`catalog.compute.wedgescan`): a few finds
+    and queries a column whatever M, and 8 (σ + 1) n bytes more.
     Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
     key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
@@ -447,11 +403,20 @@ def cone_sweep_p_positions(
     big_m = lcm(1, *(int(m) for m in r.cones[:, 5]))
     trees = _trees(n, r.cones, r.kc)
     col = np.full(n, -1, dtype=np.int64)
-    _sweep(
-        n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
-        fp_start, fp_y, fn_start, fn_y, col,
-        np.zeros(n + big_m + 1, dtype=np.int64),  # rows: distances, 0 = free
-    )  # fmt: skip
+    rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
+    room = TREE_BUDGET - sum(a.nbytes for a in trees)
+    sigma = wedgescan.shear(big_m, r.cones, trees[6], room, n)
+    if sigma >= 0:  # every class at once
+        wedgescan.scan(
+            n, sigma, r.cones, trees[0], trees[6], trees[7], rays3, used, lbase,
+            r.moves, fp_start, fp_y, fn_start, fn_y, col, rows,
+            np.zeros((sigma + 1) * n + 2, dtype=np.int64),
+        )  # fmt: skip
+    else:
+        _sweep(
+            n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
+            fp_start, fp_y, fn_start, fn_y, col, rows,
+        )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x
     if len(fp):  # a natural P-position lies below its column's forced ones

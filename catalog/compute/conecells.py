@@ -1,0 +1,76 @@
+"""What a cell of the cone sweep asks besides its cones' structures.
+
+The two scans of :mod:`catalog.compute.conesweep` (each class of rows apart)
+and :mod:`catalog.compute.wedgescan` (every class at once) share these: a
+cone's row read as a tuple, the forced P-positions of a column, the line of
+an extra ray, whether an extra ray, a single move or a forced label makes a
+cell N, and the direct test of a P-position too young for its cone's
+structure. All are compiled without numba's reference counts or inlined
+(see :mod:`catalog.compute.conesweep`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from catalog.compute.jit import njit
+from catalog.compute.kernel import _contains
+
+INF = np.iinfo(np.int64).max // 4
+
+
+@njit(cache=True, inline="always")
+def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
+    """The last row of column x that the P-position (xp, yp) blocks, or -1
+    if it does not block (x, y) (INF: the rest of the column)."""
+    k, ell = (y - yp, x - xp) if mirror else (x - xp, y - yp)
+    if k < 1 or ell < 1 or ell < s1 * k + t1 or (ell - k) % m:
+        return -1
+    if hi and ell > s2 * k + t2:
+        return -1
+    if mirror:
+        return INF if s1 == 0 else yp + (ell - t1) // s1
+    return yp + s2 * k + t2 if hi else INF
+
+
+@njit(cache=True, inline="always")
+def _row(cones, j):
+    """Cone j's row as a tuple (read element by element: a row view would
+    cost a reference count each time)."""
+    return (
+        cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3], cones[j, 4],
+        cones[j, 5], cones[j, 6],
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _nforced(fp_start, x, forced_cols):
+    """How many forced P-positions column x holds."""
+    return fp_start[x + 1] - fp_start[x] if x < forced_cols else 0
+
+
+@njit(cache=True, inline="always")
+def _line_index(x, y, ray, base, n):
+    """The bit of the line of ray (a, b) = g (p, q) through (x, y)."""
+    p, q, g = ray[0], ray[1], ray[2]
+    return base + (y * p - x * q + q * n) * g + (x // p) % g
+
+
+@njit(cache=True, _nrt=False)
+def _blocked(
+    x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
+):
+    """Is (x, y) N by a forced label, an extra ray or a single move?"""
+    if x < fcols and _contains(fn_y, fn_start[x], fn_start[x + 1], y):
+        return True
+    for i in range(rays.shape[0]):
+        if used[_line_index(x, y, rays[i], lbase[i], n)]:
+            return True
+    for i in range(moves.shape[0]):
+        xs, ys = x - moves[i, 0], y - moves[i, 1]
+        if xs >= 0 and ys >= 0:
+            if col[xs] == ys:
+                return True
+            if xs < fcols and _contains(fp_y, fp_start[xs], fp_start[xs + 1], ys):
+                return True
+    return False
