@@ -199,11 +199,52 @@ def _leap(y, comps, s, n, nl, colk, bits, bl, stats):
                 y = n
                 break
             i += 1
+            if nr == 1:  # the words in which nothing happens, in a tight loop
+                j = _run(bits, r0, q0, sh, i, last)
+                words += j - i
+                if j > last:
+                    y = n
+                    break
+                i = j
             w = bits[r0 + i]
         if y < 0:
             break
     stats[1] += words
     return n
+
+
+@njit(cache=True, _nrt=False)
+def _run(bits, r0, q0, sh, i, last):
+    """The first word j in i..last (last + 1 if none) whose rows (word
+    r0 + j), whose one ray's lines (words q0 + j and q0 + j + 1, shifted by
+    ``sh``) or whose AND is not all-but-empty: a row or the lines empty, or
+    a cell. Kept out of :func:`_leap` so that its few values stay in
+    registers, with unsigned indices (no wrapping of negative ones)."""
+    j = np.uint64(i)
+    end = np.uint64(last)
+    ur, uq = np.uint64(r0), np.uint64(q0)
+    one, top = np.uint64(1), np.uint64(63) - sh
+    four = np.uint64(4)
+    while j + four <= end:  # four words a test
+        a, b, c, d = ur + j, uq + j, np.uint64(0), np.uint64(0)
+        w0, w1, w2, w3 = bits[a], bits[a + one], bits[a + one + one], bits[a + 3]
+        l0 = (bits[b] >> sh) | ((bits[b + one] << one) << top)
+        l1 = (bits[b + one] >> sh) | ((bits[b + 2] << one) << top)
+        l2 = (bits[b + 2] >> sh) | ((bits[b + 3] << one) << top)
+        l3 = (bits[b + 3] >> sh) | ((bits[b + four] << one) << top)
+        c = (w0 & l0) | (w1 & l1) | (w2 & l2) | (w3 & l3)
+        empty = (w0 == d) | (w1 == d) | (w2 == d) | (w3 == d)
+        empty |= (l0 == d) | (l1 == d) | (l2 == d) | (l3 == d)
+        if empty or c != d:
+            break
+        j += four
+    while j <= end:
+        w = bits[ur + j]
+        line = (bits[uq + j] >> sh) | ((bits[uq + j + one] << one) << top)
+        if w == 0 or line == 0 or w & line:
+            return np.int64(j)
+        j += one
+    return last + 1
 
 
 @njit(cache=True, _nrt=False)
