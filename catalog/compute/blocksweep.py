@@ -62,9 +62,9 @@ P-positions plus the N cells of single moves, forced N cells and shared
 directions) and L the list walks of shared directions. W is not bounded by
 the game's rules: it is the stretch, in words, over which acceptable rows
 and lines alternate without meeting. Measured (``stats``) at n = 10^6: with
-b = 2..4, W stays at 3.5 to 9 a column for Wythoff's Nim and Maharaja Nim
-at every n; with b = 1 it grows as n/1100 (Wythoff) and n/1900 (Maharaja):
-quadratic, at 64 cells a word.
+b = 2..4, W stays at 3.5 to 8 a column for Wythoff's Nim and Maharaja Nim
+at every n; with b = 1 it grows as n/1080 (Wythoff) and n/1900 (Maharaja):
+quadratic, at 64 cells a word (:func:`_run` reads them four at a time).
 Memory: per level, a bit a row and a line of each ray (the bitsets), a byte
 a row and a line (the counters), 16 bytes a possible position ((b + 1) n +
 forced: the positions found and, in a symmetric game, the row lists) and 16
@@ -635,7 +635,7 @@ def block_sweep_p_positions(
         lay.moves, fp_start, fp_y, fn_start, fn_y, columns,
         np.zeros(n, dtype=np.uint8), np.zeros(n + 1, dtype=np.int64), out_x, out_y,
         sym, np.full(n if sym else 0, -1, dtype=np.int64),
-        np.full(cap if sym else 0, -1, dtype=np.int64),
+        np.empty(cap if sym else 0, dtype=np.int64),  # written before read
         np.zeros(len(lay.rays), dtype=np.int64),  # each ray's line of (x, 0)
         np.zeros(len(lay.rays), dtype=np.int64),  # and its bitset key
         np.full(len(comps), -1, dtype=np.int64),  # each search's answer

@@ -74,6 +74,13 @@ def test_the_theorem_paths_are_taken_only_for_their_games(a):
 
 
 def test_blocking_wythoff_starts_as_larsson_says():
+    """Larsson's characterisations of the P-positions for k = 2 and 3
+    (EJC 18 (2011) P120, arXiv 1010.5816) could not be found: they are not
+    in ../shared/papers, and the search corpus holds only the paper's
+    abstract and introduction. So this checks the first positions the
+    papers' README records for k = 2 (by brute force from the rule), and
+    tests/compute/test_blocksweep.py checks the engine against the literal
+    rule on random games and at 10^5."""
     found = catalog.p_positions({"rays": [*NIM, [1, 1]], "block": 1}, 16)
     lower = [tuple(p) for p in found.tolist() if p[0] <= p[1]]
     assert lower[:12] == [
