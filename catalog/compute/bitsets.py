@@ -1,4 +1,5 @@
-"""Three-level bitsets for the compiled sweeps: set, clear, successor.
+"""Three-level bitsets for the compiled sweeps: insert, clear, successor,
+predecessor.
 
 A set of keys 0..size-1 is three arrays of words in one uint64 array: level
 0 holds a bit a key, level 1 a bit a non-zero level-0 word, level 2 a bit a
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from catalog.compute.jit import njit, trailing_zeros
+from catalog.compute.jit import leading_zeros, njit, trailing_zeros
 
 #: Words a bitset's level 0 keeps beyond its last key, which :func:`word` may read.
 SPARE = 2
@@ -51,6 +52,20 @@ def bit(b):
 def low(v):
     """The lowest set bit of a non-zero word."""
     return np.int64(trailing_zeros(v))
+
+
+@njit(cache=True, inline="always")
+def top(v):
+    """The highest set bit of a non-zero word."""
+    return 63 - np.int64(leading_zeros(v))
+
+
+@njit(cache=True, inline="always")
+def insert(bits, b0, b1, b2, key):
+    """Add ``key``."""
+    bits[b0 + (key >> 6)] |= bit(key & 63)
+    bits[b1 + (key >> 12)] |= bit((key >> 6) & 63)
+    bits[b2 + (key >> 18)] |= bit((key >> 12) & 63)
 
 
 @njit(cache=True, inline="always")
@@ -105,3 +120,34 @@ def successor(bits, b0, b1, b2, w2, key):
         v = bits[b1 + i1]
     i0 = (i1 << 6) + low(v)
     return (i0 << 6) + low(bits[b0 + i0])
+
+
+@njit(cache=True, inline="always")
+def _upto(b):
+    """Bits 0..b (b in 0..63)."""
+    return ~np.uint64(0) >> np.uint64(63 - b)
+
+
+@njit(cache=True, inline="always")
+def predecessor(bits, b0, b1, b2, key):
+    """The largest key <= ``key`` in the set, or -1."""
+    if key < 0:
+        return -1
+    i0 = key >> 6
+    v = bits[b0 + i0] & _upto(key & 63)
+    if v:
+        return (i0 << 6) + top(v)
+    i1 = i0 >> 6
+    v = bits[b1 + i1] & (_upto(i0 & 63) >> np.uint64(1))
+    if not v:
+        i2 = i1 >> 6
+        v = bits[b2 + i2] & (_upto(i1 & 63) >> np.uint64(1))
+        while not v:
+            i2 -= 1
+            if i2 < 0:
+                return -1
+            v = bits[b2 + i2]
+        i1 = (i2 << 6) + top(v)
+        v = bits[b1 + i1]
+    i0 = (i1 << 6) + top(v)
+    return (i0 << 6) + top(bits[b0 + i0])

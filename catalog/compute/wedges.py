@@ -58,7 +58,9 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute.jit import leading_zeros, njit, trailing_zeros
+from catalog.compute import bitsets
+from catalog.compute.bitsets import clear, predecessor, successor
+from catalog.compute.jit import njit
 
 INF = np.iinfo(np.int64).max // 4
 
@@ -172,93 +174,11 @@ def field(ws, j, f):
 
 
 @njit(cache=True, inline="always")
-def _top(v):
-    """The highest set bit of a non-zero uint64."""
-    return 63 - np.int64(leading_zeros(v))
-
-
-@njit(cache=True, inline="always")
-def _low(v):
-    """The lowest set bit of a non-zero uint64."""
-    return np.int64(trailing_zeros(v))
-
-
-@njit(cache=True, inline="always")
-def _bit(b):
-    return np.uint64(1) << np.uint64(b)
-
-
-@njit(cache=True, inline="always")
-def _upto(b):
-    """Bits 0..b (b in 0..63)."""
-    return ~np.uint64(0) >> np.uint64(63 - b)
-
-
-@njit(cache=True, inline="always")
-def _set(bits, b0, b1, b2, key):
-    bits[b0 + (key >> 6)] |= _bit(key & 63)
-    bits[b1 + (key >> 12)] |= _bit((key >> 6) & 63)
-    bits[b2 + (key >> 18)] |= _bit((key >> 12) & 63)
-
-
-@njit(cache=True, inline="always")
-def _clear(bits, b0, b1, b2, key):
-    bits[b0 + (key >> 6)] &= ~_bit(key & 63)
-    if bits[b0 + (key >> 6)] == 0:
-        bits[b1 + (key >> 12)] &= ~_bit((key >> 6) & 63)
-        if bits[b1 + (key >> 12)] == 0:
-            bits[b2 + (key >> 18)] &= ~_bit((key >> 12) & 63)
-
-
-@njit(cache=True, inline="always")
-def _pred(bits, b0, b1, b2, key):
-    """The largest set key <= key, or -1."""
-    if key < 0:
-        return -1
-    i0 = key >> 6
-    v = bits[b0 + i0] & _upto(key & 63)
-    if v:
-        return (i0 << 6) + _top(v)
-    i1 = i0 >> 6
-    v = bits[b1 + i1] & (_upto(i0 & 63) >> np.uint64(1))
-    if not v:
-        i2 = i1 >> 6
-        v = bits[b2 + i2] & (_upto(i1 & 63) >> np.uint64(1))
-        while not v:
-            i2 -= 1
-            if i2 < 0:
-                return -1
-            v = bits[b2 + i2]
-        i1 = (i2 << 6) + _top(v)
-        v = bits[b1 + i1]
-    i0 = (i1 << 6) + _top(v)
-    return (i0 << 6) + _top(bits[b0 + i0])
-
-
-@njit(cache=True, inline="always")
 def _succ(bits, b0, b1, b2, w2, size, key):
     """The smallest set key > key (below size), or -1."""
-    key += 1
-    if key >= size:
+    if key + 1 >= size:
         return -1
-    i0 = key >> 6
-    v = bits[b0 + i0] & ~(_upto(key & 63) >> np.uint64(1))
-    if v:
-        return (i0 << 6) + _low(v)
-    i1 = i0 >> 6
-    v = bits[b1 + i1] & ~_upto(i0 & 63)
-    if not v:
-        i2 = i1 >> 6
-        v = bits[b2 + i2] & ~_upto(i1 & 63)
-        while not v:
-            i2 += 1
-            if i2 >= w2:
-                return -1
-            v = bits[b2 + i2]
-        i1 = (i2 << 6) + _low(v)
-        v = bits[b1 + i1]
-    i0 = (i1 << 6) + _low(v)
-    return (i0 << 6) + _low(bits[b0 + i0])
+    return successor(bits, b0, b1, b2, w2, key + 1)
 
 
 @njit(cache=True, inline="always")
@@ -381,7 +301,7 @@ def _absorb(ws, bits, j, c, key, x):
         if not _touch(ws, j, c, ws[at], ws[other + 1], x):
             return
         ws[at] = max(ws[at], ws[other])
-        _clear(bits, b0, b1, b2, nb)
+        clear(bits, b0, b1, b2, nb)
         _unlink(ws, slot + nb)
 
 
@@ -400,14 +320,14 @@ def insert(ws, bits, j, x, xo, yo):
         lk, r = field(ws, j, S2) * yo - xo, yo - xo
     key = (lk + field(ws, j, OFF)) // m
     slot, b0, b1, b2 = _bases(ws, j, c)
-    a = _pred(bits, b0, b1, b2, key)
+    a = predecessor(bits, b0, b1, b2, key)
     at = _at(ws, slot + a)
     if a >= 0 and (a == key or _touch(ws, j, c, ws[at], lk, x)):
         ws[at] = max(ws[at], r)
         ws[at + 1] = min(ws[at + 1], lk)
         comp = a
     else:
-        _set(bits, b0, b1, b2, key)
+        bitsets.insert(bits, b0, b1, b2, key)
         at = _at(ws, slot + key)
         ws[at], ws[at + 1] = r, lk
         comp = key
@@ -452,9 +372,9 @@ def last_blocked(ws, bits, j, x, y):
     if key < 0:
         return -1
     slot, b0, b1, b2 = _bases(ws, j, c)
-    a = _pred(bits, b0, b1, b2, min(key // m, field(ws, j, SIZE) - 1))
+    a = predecessor(bits, b0, b1, b2, min(key // m, field(ws, j, SIZE) - 1))
     if a >= 0 and ws[_at(ws, slot + a) + 1] > lk:
-        a = _pred(bits, b0, b1, b2, a - 1)
+        a = predecessor(bits, b0, b1, b2, a - 1)
     if a < 0:
         return -1
     top = _right(kind, s1, t1, s2, t2, ws[_at(ws, slot + a)], x)

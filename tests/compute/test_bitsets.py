@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
 import random
 
 import numpy as np
 import pytest
 
-from catalog.compute import bitsets
+from catalog.compute import bitsets, wedges
 from catalog.compute.jit import njit
 
 
@@ -59,3 +60,34 @@ def test_successor_and_word_agree_with_a_set(
     assert _successors(bits, b0, b1, b2, w2, keys).tolist() == expected
     expected_words = [sum(1 << j for j in range(64) if k + j in kept) for k in probes]
     assert [int(w) for w in _words(bits, b0, keys)] == expected_words
+
+
+def test_bitset_against_a_sorted_list() -> None:
+    """predecessor / successor (and the cone sweep's successor above a key,
+    below a size) after random inserts and clears, across the three levels."""
+    rng = random.Random(3)
+    size = 300_000
+    w0 = (size + 63) >> 6
+    w1 = (w0 + 63) >> 6
+    w2 = (w1 + 63) >> 6
+    bits = np.zeros(w0 + w1 + w2, dtype=np.uint64)
+    b0, b1, b2 = 0, w0, w0 + w1
+    keys: list[int] = []
+    for step in range(4000):
+        key = rng.choice([rng.randrange(size), rng.randrange(64), size - 1 - step % 9])
+        i = bisect.bisect_left(keys, key)
+        if i < len(keys) and keys[i] == key and rng.random() < 0.5:
+            bitsets.clear(bits, b0, b1, b2, key)
+            keys.pop(i)
+        elif i == len(keys) or keys[i] != key:
+            bitsets.insert(bits, b0, b1, b2, key)
+            keys.insert(i, key)
+        probe = rng.randrange(-1, size + 2)
+        j = bisect.bisect_right(keys, probe)
+        below = keys[j - 1] if j else -1
+        above = keys[j] if j < len(keys) else -1
+        assert bitsets.predecessor(bits, b0, b1, b2, min(probe, size - 1)) == below
+        assert wedges._succ(bits, b0, b1, b2, w2, size, probe) == above
+        if 0 <= probe < size:
+            found = bitsets.successor(bits, b0, b1, b2, w2, probe)
+            assert found == (probe if probe in keys else above)

@@ -5,7 +5,6 @@ list."""
 
 from __future__ import annotations
 
-import bisect
 import random
 
 import numpy as np
@@ -120,33 +119,6 @@ def test_fallback_to_trees_past_the_budget(monkeypatch) -> None:
     monkeypatch.setattr(conesweep, "TREE_BUDGET", 1000)
     with pytest.raises(ValueError, match="trees need"):
         cone_sweep_p_positions(n, cones)
-
-
-def test_bitset_against_a_sorted_list() -> None:
-    """pred / succ after random sets and clears, across the three levels."""
-    rng = random.Random(3)
-    size = 300_000
-    w0 = (size + 63) >> 6
-    w1 = (w0 + 63) >> 6
-    w2 = (w1 + 63) >> 6
-    bits = np.zeros(w0 + w1 + w2, dtype=np.uint64)
-    b0, b1, b2 = 0, w0, w0 + w1
-    keys: list[int] = []
-    for step in range(4000):
-        key = rng.choice([rng.randrange(size), rng.randrange(64), size - 1 - step % 9])
-        i = bisect.bisect_left(keys, key)
-        if i < len(keys) and keys[i] == key and rng.random() < 0.5:
-            wedges._clear(bits, b0, b1, b2, key)
-            keys.pop(i)
-        elif i == len(keys) or keys[i] != key:
-            wedges._set(bits, b0, b1, b2, key)
-            keys.insert(i, key)
-        probe = rng.randrange(-1, size + 2)
-        j = bisect.bisect_right(keys, probe)
-        below = keys[j - 1] if j else -1
-        above = keys[j] if j < len(keys) else -1
-        assert wedges._pred(bits, b0, b1, b2, min(probe, size - 1)) == below
-        assert wedges._succ(bits, b0, b1, b2, w2, size, probe) == above
 
 
 def test_query_is_the_literal_move_set() -> None:
