@@ -55,7 +55,7 @@ bench-warm:  ## p99 of a fresh gunicorn's first 15 s under the mixed load (bench
 bench-cones:  ## issue 40's engines: cone sweep vs Maharaja at 10^6, mex paths vs closed form at 10^7, dense (benchmarks/cones.py)
 	$(PY) benchmarks/cones.py
 
-bench-block:  ## the blocking sweep: Blocking Wythoff and Maharaja (block 2..4) vs Maharaja Nim at 10^6 (benchmarks/block.py)
+bench-block:  ## the blocking sweep: Blocking Wythoff and Maharaja (block 1..4) vs Maharaja Nim at 10^6, CPU ratios (benchmarks/block.py)
 	$(PY) benchmarks/block.py
 
 bench-cli:  ## how fast the command starts, as ratios to python -c "import ..." (benchmarks/cli.py)
