@@ -12,10 +12,11 @@ least common multiple of the cones' mods, the rows of each class r mod M are
 searched apart: a "next free row" union-find over rows, whose chains link
 rows M apart, gives the lowest free row of the class, and each cone either
 lets the candidate y pass or names a row below which every row of its class
-stays blocked, where the search goes on. (When every cone is a wedge, the
-wedges share a shear and M > 1, :mod:`catalog.compute.wedgescan` climbs
-each column once over all classes instead: searched apart, a column's time
-grew with M.) A cone blocks (x, y) iff some earlier P-position (x', y')
+stays blocked, where the search goes on. (When M > 1 and every cone's
+blocked rows only grow under one shear σ ≡ 1 (mod M), as wedges, bands and
+cones without an upper line mostly do, :mod:`catalog.compute.wedgescan`
+climbs each column once over all classes instead: searched apart, a
+column's time grew with M.) A cone blocks (x, y) iff some earlier P-position (x', y')
 lies in its wedge:
 
 - a wedge (both lines, s1 < s2; mirrored, s1 <= 1 <= s2): growing, merging
@@ -30,18 +31,25 @@ lies in its wedge:
   rest of the class is), or a Fenwick tree over u' keeping the largest v'
   (the point found blocks up to y = v' + s2 x + t2). The kc - 1 latest
   columns are checked directly.
-- mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y'; l >= 1
-  holds, k >= 1 does not: without an upper bound a Fenwick tree over y' keeps
-  the least u' (prefix y' < y); with one, a P-position with k <= 0 would need
-  l <= t2, so they enter t2 + 1 columns late into a Fenwick tree over v'
-  (a suffix v' >= x - s2 y - t2) keeping the least u' (that point blocks
-  up to y = (x - t1 - u') // s1, the farthest of all).
+- mirrored cone without an upper bound and s1 = 0 (every step with
+  dx >= max(1, t1), dy >= 1 in its class): per class the least y', entered
+  max(1, t1) columns late (it blocks the rest of the class above it).
+- mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y';
+  l >= 1 holds, k >= 1 does not: without an upper bound (s1 >= 1) a
+  Fenwick tree over y' keeps the least u' (prefix y' < y); with one, a
+  P-position with k <= 0 would need l <= t2, so they enter t2 + 1 columns
+  late into a Fenwick tree over v' (a suffix v' >= x - s2 y - t2) keeping
+  the least u' (that point blocks up to y = (x - t1 - u') // s1, the
+  farthest of all).
 - a band (a plain cone with s1 = s2 = s, as a-Wythoff's): a P-position blocks
   the lines w = y - s x in [u' + t1, u' + t2] of its class, for good. A
   "next free line" union-find per class (chains m lines apart) marks each
   line once and sends the search straight past the run of blocked lines,
-  where the Fenwick tree would stop at every band. A mirrored band of
-  slope 1 is the plain band [1, -t2, 1, -t1].
+  where the Fenwick tree would stop at every band (in the climb below, its
+  union-find of settled rows holds them). A mirrored band of slope 1 is the
+  plain band [1, -t2, 1, -t1].
+
+Their code, shared with the climb, is :mod:`catalog.compute.conetrees`.
 
 Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
 moves look at the P-positions of column x - a, and forced N cells are looked
@@ -296,15 +304,17 @@ def cone_sweep_p_positions(
     a Fenwick query (O(log n)) for the other cones, and a look at the
     cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
     bound); each extra-ray, move or forced-N hit costs one more step.
-    When every cone is a wedge sharing a shear σ and M > 1, one climb a
-    column over all classes (:mod:`catalog.compute.wedgescan`): a few finds
-    and queries a column whatever M, and 8 (σ + 1) n bytes more.
+    When M > 1 and every cone's blocked rows grow under one shear σ
+    (wedges, bands, cones without an upper line, mirrored ones of s1 <= 1;
+    :func:`catalog.compute.wedgescan.common_shear`), one climb a column over
+    all classes (:mod:`catalog.compute.wedgescan`): a few finds and queries
+    a column whatever M, 8 (σ + 1) n bytes more, and no band lines.
     Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
     key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
-    of trees with an upper bound (16 m n mirrored without one, 16 m plain
-    without one), per extra ray (a, b) = g (p, q) g (p + q) n bytes of
-    lines.
+    of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
+    16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
+    g (p + q) n bytes of lines.
 
     Examples
     --------

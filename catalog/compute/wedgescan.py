@@ -1,5 +1,5 @@
-"""The cone sweep's scan of a column over all classes of rows at once, when
-every cone is a wedge and the wedges share a shear.
+"""The cone sweep's climb of a column over all classes of rows at once, when
+every cone's blocked rows only grow under one shear.
 
 The cone sweep (:mod:`catalog.compute.conesweep`) searches each class of rows
 mod M (the lcm of the cones' mods) apart, since a cone jumps only over rows
@@ -9,35 +9,46 @@ about 90 finds and 100 cone queries a column (50x Maharaja Nim at 10^6),
 most of them proving again, class by class, that a class's lowest free rows
 are blocked.
 
-When every cone keeps components (:mod:`catalog.compute.wedges`) under one
-shear σ (:func:`~catalog.compute.wedges.common_shear`; σ = 1 for the
-(s,t)-Wythoff wedges with any mod), what the components block only grows in
-w = y - σx: if they block (x, y), they block (x', y + σ (x' - x)) in every
-later column x'. So the scan keeps one more union-find, ``settled``, over
-w + σn (every class on one line, chains one apart): a settled w is a row
-known blocked by the components from then on, and a find skips a run of
-settled rows whatever their classes. A column climbs its rows once, from the
-bottom: the next free row (the rows' union-find, chains one apart), the next
-unsettled w from there, and so on until both agree on a row; that row's
-components are asked (:func:`~catalog.compute.wedges.settled_run`). If one
-blocks it, its w is settled (with the rest of the run of a cone of mod 1) and
-the climb goes on one row up; if none does, the P-positions too young for
-the components, the extra rays, the moves and the forced labels are asked
-(:mod:`catalog.compute.conecells`), and the first row they leave free is the
-column's P-position.
+What one P-position (x', y') blocks in column x is, in its class, an
+interval of rows whose ends move with x. Under a shear σ with both ends
+moving the right way in w = y - σx (:func:`shears`: σ in [s1, s2] for a
+wedge, [s1, ∞) for a plain cone without an upper line, σ = s for a band,
+σ = 1 for a mirrored wedge, σ <= 1 for a mirrored cone without an upper
+line and s1 = 1, any σ for one with s1 = 0) that set only grows, and with
+σ ≡ 1 (mod M) row y + σ is in the class of row y one column on. So when one
+σ suits every cone (:func:`common_shear`), whatever the structures block
+(components, the least keys, Fenwick trees, see
+:mod:`catalog.compute.conetrees`) stays blocked: if they block (x, y), they
+block (x', y + σ (x' - x)) in every later column x'. The climb keeps one
+more union-find, ``settled``, over w + σn (every class on one line, chains
+one apart): a settled w is a row known blocked from then on, and a find
+skips a run of settled rows whatever their classes. A band's blocked lines
+are rows of fixed w: its P-positions settle them when they enter, so a band
+needs no lines of its own (with mod 64 at 10^6 those took 2 GB). A column
+climbs its rows once, from the bottom: the next free row (the rows'
+union-find, chains one apart), the next unsettled w from there, and so on
+until both agree on a row; that row's structures are asked
+(:func:`settled_run`). If one blocks it, its w is settled (with the rest of
+the run of a cone of mod 1) and the climb goes on one row up; if none does,
+the P-positions too young for the structures, the extra rays, the moves and
+the forced labels are asked (:mod:`catalog.compute.conecells`), and the
+first row they leave free is the column's P-position.
 
-Cost: a w is settled once, by one query of at most one predecessor search a
-cone, so the sweep's queries are at most (σ + 1) n settlements plus, a
-column, its answer and the rows that only young P-positions, extra rays,
-moves or forced labels block; the finds are amortised by path compression
-apart from the hops between free rows and unsettled w, which no bound here
-limits. Measured on (2,3)-Wythoff's wedges at n = 10^6: about 2.7 finds of
-rows, 2.4 of ``settled`` and 2.5 component queries a column, whatever the
-mod from 2 to 64, where the class by class search took 1.4 M finds (0.45 s
-instead of 4.9 s at mod 64). Memory: 8 ((σ + 1) n + 2) bytes of
-``settled``, counted in the sweep's budget. With M = 1 the sweep's search
-is already one climb a column, and measured faster than this one (one
-union-find fewer), so it is kept.
+Cost: a w is settled once, by one query a cone (a predecessor search for
+components, O(1) for the least keys, O(log n) for a tree), or by a band's
+P-position, at most (t2 - t1) / m + 1 lines each; so the sweep's queries
+are at most (σ + 1) n settlements plus, a column, its answer and the rows
+that only young P-positions, extra rays, moves or forced labels block; the
+finds are amortised by path compression apart from the hops between free
+rows and unsettled w, which no bound here limits. Measured on (2,3)-Wythoff's
+wedges at n = 10^6: about 2.7 finds of rows, 2.4 of ``settled`` and 2.5
+component queries a column, whatever the mod from 2 to 64, where the class
+by class search took 1.4 M finds (0.45 s instead of 4.9 s at mod 64); the
+64-modular cone 0.05-0.09 s instead of 1.0 s, the mirrored one 0.08 s
+instead of 1.8 s (a Fenwick tree per class). Memory: 8 ((σ + 1) n + 2)
+bytes of ``settled``, counted in the sweep's budget. With M = 1 the
+sweep's search is already one climb a column, and measured faster than this
+one (one union-find fewer), so it is kept.
 """
 
 from __future__ import annotations
