@@ -109,9 +109,10 @@ def test_climb_matches_the_dense_engine(seed: int) -> None:
 
 
 def test_climb_matches_the_class_search_far_out(monkeypatch) -> None:
-    """The climb and the class by class search (bands in rings of their
-    own, mirrored cones of s1 = 1 in Fenwick trees) at n = 3000, with the
-    benchmark's mod-64 cones among the games."""
+    """The climb (with the wedges as components, then as trees) and the
+    class by class search (bands in rings of their own, mirrored cones of
+    s1 = 1 in Fenwick trees) at n = 3000, with the benchmark's mod-64 cones
+    among the games."""
     rng = random.Random(11)
     games = [random_game(rng, 3000) for _ in range(12)]
     games += [
@@ -125,8 +126,12 @@ def test_climb_matches_the_class_search_far_out(monkeypatch) -> None:
     ]
     n = 3000
     fast = [cone_sweep_p_positions(n, **g) for g in games]
+    with monkeypatch.context() as patch:  # the climb asks the wedges' trees
+        patch.setattr(wedges, "shear", lambda row: 0)
+        trees = [cone_sweep_p_positions(n, **g) for g in games]
     monkeypatch.setattr(wedgescan, "common_shear", lambda *args: -1)
-    for game, got in zip(games, fast, strict=True):
+    for game, got, other in zip(games, fast, trees, strict=True):
+        np.testing.assert_array_equal(got, other, str(game))
         np.testing.assert_array_equal(got, cone_sweep_p_positions(n, **game), str(game))
 
 
