@@ -12,10 +12,11 @@ least common multiple of the cones' mods, the rows of each class r mod M are
 searched apart: a "next free row" union-find over rows, whose chains link
 rows M apart, gives the lowest free row of the class, and each cone either
 lets the candidate y pass or names a row below which every row of its class
-stays blocked, where the search goes on. (When every cone is a wedge, the
-wedges share a shear and M > 1, :mod:`catalog.compute.wedgescan` climbs
-each column once over all classes instead: searched apart, a column's time
-grew with M.) A cone blocks (x, y) iff some earlier P-position (x', y')
+stays blocked, where the search goes on. (When M > 1 and every cone's
+blocked rows only grow under one shear σ ≡ 1 (mod M), as wedges, bands and
+cones without an upper line mostly do, :mod:`catalog.compute.wedgescan`
+climbs each column once over all classes instead: searched apart, a
+column's time grew with M.) A cone blocks (x, y) iff some earlier P-position (x', y')
 lies in its wedge:
 
 - a wedge (both lines, s1 < s2; mirrored, s1 <= 1 <= s2): growing, merging
@@ -30,18 +31,25 @@ lies in its wedge:
   rest of the class is), or a Fenwick tree over u' keeping the largest v'
   (the point found blocks up to y = v' + s2 x + t2). The kc - 1 latest
   columns are checked directly.
-- mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y'; l >= 1
-  holds, k >= 1 does not: without an upper bound a Fenwick tree over y' keeps
-  the least u' (prefix y' < y); with one, a P-position with k <= 0 would need
-  l <= t2, so they enter t2 + 1 columns late into a Fenwick tree over v'
-  (a suffix v' >= x - s2 y - t2) keeping the least u' (that point blocks
-  up to y = (x - t1 - u') // s1, the farthest of all).
+- mirrored cone without an upper bound and s1 = 0 (every step with
+  dx >= max(1, t1), dy >= 1 in its class): per class the least y', entered
+  max(1, t1) columns late (it blocks the rest of the class above it).
+- mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y';
+  l >= 1 holds, k >= 1 does not: without an upper bound (s1 >= 1) a
+  Fenwick tree over y' keeps the least u' (prefix y' < y); with one, a
+  P-position with k <= 0 would need l <= t2, so they enter t2 + 1 columns
+  late into a Fenwick tree over v' (a suffix v' >= x - s2 y - t2) keeping
+  the least u' (that point blocks up to y = (x - t1 - u') // s1, the
+  farthest of all).
 - a band (a plain cone with s1 = s2 = s, as a-Wythoff's): a P-position blocks
   the lines w = y - s x in [u' + t1, u' + t2] of its class, for good. A
   "next free line" union-find per class (chains m lines apart) marks each
   line once and sends the search straight past the run of blocked lines,
-  where the Fenwick tree would stop at every band. A mirrored band of
-  slope 1 is the plain band [1, -t2, 1, -t1].
+  where the Fenwick tree would stop at every band (in the climb below, its
+  union-find of settled rows holds them). A mirrored band of slope 1 is the
+  plain band [1, -t2, 1, -t1].
+
+Their code, shared with the climb, is :mod:`catalog.compute.conetrees`.
 
 Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
 moves look at the P-positions of column x - a, and forced N cells are looked
@@ -67,7 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute import wedges, wedgescan
+from catalog.compute import conetrees, wedges, wedgescan
 from catalog.compute.conecells import (
     _blocked,
     _last_blocked,
@@ -84,47 +92,6 @@ INF = np.iinfo(np.int64).max // 4
 NEG = -INF
 #: Bytes of Fenwick trees above which :func:`cone_sweep_p_positions` refuses.
 TREE_BUDGET = 2**30
-
-
-@njit(cache=True, inline="always")
-def _fen_set(tv, tu, base, size, p, v, u):
-    """Keep (v, u) at position p (0-based) if v is the largest there."""
-    i = p + 1
-    while i <= size:
-        if v > tv[base + i]:
-            tv[base + i] = v
-            tu[base + i] = u
-        i += i & -i
-
-
-@njit(cache=True, inline="always")
-def _fen_best(tv, tu, base, size, p):
-    """(largest v, its u) over positions 0..p (NEG if none)."""
-    i = min(p + 1, size)
-    bv, bu = NEG, 0
-    while i > 0:
-        if tv[base + i] > bv:
-            bv, bu = tv[base + i], tu[base + i]
-        i -= i & -i
-    return bv, bu
-
-
-@njit(cache=True, inline="always")
-def _mark_band(ring, base, lo, hi, m, size):
-    """Block the band [lo, hi] of a band cone's class (clipped to its
-    ``size + 1 - m`` lines): chains link lines m apart, so each residue's
-    free lines in the band are found by :func:`_find` and marked once."""
-    top = size + 1 - m
-    lo = max(lo, 0)
-    hi = min(hi, top - 1)
-    for rho in range(m):
-        w = lo + (rho - lo) % m
-        while w <= hi:
-            w = _find(ring, base, w, top, None)
-            if w > hi:
-                break
-            ring[base + w] = m
-            w += m
 
 
 @njit(cache=True, _nrt=False)
@@ -147,31 +114,14 @@ def _sweep(
             xo = x - (field(ws, j, ENTRY) if wedge else delay[j])
             if xo < 0:
                 continue
-            s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
             for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
                 yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
                 if yo < 0:
                     continue
                 if wedge:
                     insert(ws, bits, j, x, xo, yo)
-                    continue
-                c = (yo - xo) % m
-                b = tbase[j] + c * (tsize[j] + 1)
-                if mirror:
-                    u, v = xo - s1 * yo, xo - s2 * yo
                 else:
-                    u, v = yo - s1 * xo, yo - s2 * xo
-                if hi and not mirror and s1 == s2:
-                    _mark_band(tv, b, u + t1 + shift[j], u + t2 + shift[j], m, tsize[j])
-                elif not hi and not mirror:
-                    if u < tv[b]:
-                        tv[b] = u
-                elif not hi:  # Fenwick over y', keeping -u' (the least u')
-                    _fen_set(tv, tu, b, tsize[j], yo, -u, u)
-                elif mirror:  # over n - 1 - v' (a suffix of v'), the least u'
-                    _fen_set(tv, tu, b, tsize[j], n - 1 - v, -u, u)
-                else:
-                    _fen_set(tv, tu, b, tsize[j], u + shift[j], v, u)
+                    conetrees.enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo)
         limit = n
         if x < forced_cols and fp_start[x] < fp_start[x + 1]:
             limit = min(n, fp_y[fp_start[x]])
@@ -186,37 +136,14 @@ def _sweep(
                 for j in range(nc):
                     # The last row cone j blocks from (x, y) on in y's class
                     # (-1: none; INF: the rest of the column).
-                    s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
-                    c = (y - x) % m
-                    b = tbase[j] + c * (tsize[j] + 1)
-                    last = -1
                     if field(ws, j, KIND):  # a wedge's components
                         last = last_blocked(ws, bits, j, x, y)
-                    elif hi and not mirror and s1 == s2:
-                        top = tsize[j] + 1 - m
-                        w = y - s1 * x + shift[j]
-                        w1 = _find(tv, b, w, top, None)
-                        last = INF if w1 >= top else y + (w1 - w) - 1
-                    elif not hi and not mirror:
-                        if tv[b] <= y - s1 * x - t1:
-                            last = INF
-                    elif not hi:
-                        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
-                        if w > NEG and u <= x - s1 * y - t1:
-                            last = INF if s1 == 0 else (x - t1 - u) // s1
-                    elif mirror:  # the least u' over v' >= v0 reaches the farthest
-                        p = n - 1 - (x - s2 * y - t2)
-                        if p >= 0:
-                            w, u = _fen_best(tv, tu, b, tsize[j], p)
-                            if w > NEG and u <= x - s1 * y - t1:
-                                last = INF if s1 == 0 else (x - t1 - u) // s1
-                    else:  # the largest v' over u' <= u0 reaches the farthest
-                        p = y - s1 * x - t1 + shift[j]
-                        if p >= 0:
-                            v, u = _fen_best(tv, tu, b, tsize[j], p)
-                            if v >= y - s2 * x - t2:
-                                last = v + s2 * x + t2
+                    else:
+                        last = conetrees.last(
+                            cones, j, n, shift, tbase, tsize, tv, tu, x, y
+                        )
                     if last < INF:
+                        s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
                         for xo in range(
                             max(0, x - delay[j] + 1), x
                         ):  # the latest columns
@@ -254,17 +181,20 @@ def _sweep(
                 used[_line_index(x, yo, rays[i], lbase[i], n)] = 1
 
 
-def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
+def _trees(
+    n: int, cones: np.ndarray, kc: np.ndarray, climb: bool = False
+) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
     the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
     in Fenwick trees when their components would pass the budget and the
     trees would not (they take 16 bytes a key, the components 32 a key
-    divided by m)."""
+    divided by m). With ``climb`` (for :mod:`catalog.compute.wedgescan`)
+    a band gets no lines of its own: the climb's settled rows hold them."""
     kinds = [wedges.shear(row) for row in cones.tolist()]
-    need = _tree_bytes(n, cones, kinds) + wedges.nbytes(n, cones, kinds)
+    need = _tree_bytes(n, cones, kinds, climb) + wedges.nbytes(n, cones, kinds)
     if need > TREE_BUDGET:
         kinds = [0] * len(kinds)
-        need = _tree_bytes(n, cones, kinds) + wedges.nbytes(n, cones, kinds)
+        need = _tree_bytes(n, cones, kinds, climb) + wedges.nbytes(n, cones, kinds)
     if need > TREE_BUDGET:
         raise ValueError(
             f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
@@ -275,21 +205,24 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     tsize = np.zeros(len(cones), dtype=np.int64)
     tbase = np.zeros(len(cones), dtype=np.int64)
     total = 0
-    for j, (s1, _t1, s2, t2, hi, m, mirror) in enumerate(cones.tolist()):
+    for j, (s1, t1, s2, t2, hi, m, mirror) in enumerate(cones.tolist()):
         if not mirror:
             delay[j] = kc[j]
         elif hi:
             delay[j] = max(1, t2 + 1)
+        elif s1 == 0:  # from then on every P-position below blocks
+            delay[j] = max(1, t1)
         shift[j] = s1 * n
-        tsize[j] = _tree_size(n, [s1, _t1, s2, t2, hi, m, mirror], kinds[j])
+        tsize[j] = _tree_size(n, [s1, t1, s2, t2, hi, m, mirror], kinds[j], climb)
         tbase[j] = total
         total += m * (tsize[j] + 1)
     tv = np.full(total, NEG, dtype=np.int64)
     for j, row in enumerate(cones.tolist()):
         if kinds[j]:
             continue
-        if not row[4] and not row[6]:
-            tv[tbase[j] : tbase[j] + row[5]] = INF  # the least u' of each class
+        if not row[4] and (not row[6] or row[0] == 0):
+            # the least u' (plain) or y' (mirrored) of each class
+            tv[tbase[j] : tbase[j] + row[5]] = INF
         elif row[4] and not row[6] and row[0] == row[2]:
             # a band: every line free
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
@@ -297,15 +230,17 @@ def _trees(n: int, cones: np.ndarray, kc: np.ndarray) -> tuple[Any, ...]:
     return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), ws, bits
 
 
-def _tree_size(n: int, row: list[int], kind: int) -> int:
+def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
     """Positions of cone ``row``'s tree in each class."""
     s1, _t1, s2, _t2, hi, m, mirror = row
     if kind:
         return 0  # kept as components instead
     if hi and not mirror and s1 == s2:
+        if climb:
+            return 0  # in the climb's settled rows
         return (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
-    if not hi and not mirror:
-        return 0  # one value a class: the least u'
+    if not hi and (not mirror or s1 == 0):
+        return 0  # one value a class: the least u' (plain) or y' (mirrored)
     if not hi:
         return n  # over y'
     if mirror:
@@ -313,11 +248,14 @@ def _tree_size(n: int, row: list[int], kind: int) -> int:
     return (s1 + 1) * n  # over u' + s1 n
 
 
-def _tree_bytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
+def _tree_bytes(
+    n: int, cones: np.ndarray, kinds: list[int], climb: bool = False
+) -> int:
     """Bytes of the trees (two int64 arrays)."""
     rows = cones.tolist()
     return 16 * sum(
-        r[5] * (_tree_size(n, r, k) + 1) for r, k in zip(rows, kinds, strict=True)
+        r[5] * (_tree_size(n, r, k, climb) + 1)
+        for r, k in zip(rows, kinds, strict=True)
     )
 
 
@@ -366,15 +304,17 @@ def cone_sweep_p_positions(
     a Fenwick query (O(log n)) for the other cones, and a look at the
     cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
     bound); each extra-ray, move or forced-N hit costs one more step.
-    When every cone is a wedge sharing a shear σ and M > 1, one climb a
-    column over all classes (:mod:`catalog.compute.wedgescan`): a few finds
-    and queries a column whatever M, and 8 (σ + 1) n bytes more.
+    When M > 1 and every cone's blocked rows grow under one shear σ
+    (wedges, bands, cones without an upper line, mirrored ones of s1 <= 1;
+    :func:`catalog.compute.wedgescan.common_shear`), one climb a column over
+    all classes (:mod:`catalog.compute.wedgescan`): a few finds and queries
+    a column whatever M, 8 (σ + 1) n bytes more, and no band lines.
     Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
     key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
-    of trees with an upper bound (16 m n mirrored without one, 16 m plain
-    without one), per extra ray (a, b) = g (p, q) g (p + q) n bytes of
-    lines.
+    of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
+    16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
+    g (p + q) n bytes of lines.
 
     Examples
     --------
@@ -401,15 +341,25 @@ def cone_sweep_p_positions(
     fp_start, fp_y = _csr(tuple(map(tuple, fp.tolist())), columns)
     fn_start, fn_y = _csr(tuple(map(tuple, fn.tolist())), columns)
     big_m = lcm(1, *(int(m) for m in r.cones[:, 5]))
-    trees = _trees(n, r.cones, r.kc)
+    sigma = wedgescan.common_shear(big_m, r.cones)
+    trees = None
+    if sigma >= 0:  # the climb, if its settled rows fit beside the trees
+        try:
+            trees = _trees(n, r.cones, r.kc, climb=True)
+        except ValueError:  # bands' lines would fit nowhere else either
+            sigma = -1
+        else:
+            room = TREE_BUDGET - sum(a.nbytes for a in trees)
+            if 8 * ((sigma + 1) * n + 2) > room:
+                sigma, trees = -1, None
+    if trees is None:
+        trees = _trees(n, r.cones, r.kc)
     col = np.full(n, -1, dtype=np.int64)
     rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
-    room = TREE_BUDGET - sum(a.nbytes for a in trees)
-    sigma = wedgescan.shear(big_m, r.cones, trees[6], room, n)
     if sigma >= 0:  # every class at once
         wedgescan.scan(
-            n, sigma, r.cones, trees[0], trees[6], trees[7], rays3, used, lbase,
-            r.moves, fp_start, fp_y, fn_start, fn_y, col, rows,
+            n, sigma, r.cones, *trees, rays3, used, lbase, r.moves,
+            fp_start, fp_y, fn_start, fn_y, col, rows,
             np.zeros((sigma + 1) * n + 2, dtype=np.int64),
         )  # fmt: skip
     else:

@@ -28,10 +28,10 @@ far its class is blocked. Every insertion and merge is paid once, so a
 column costs O(1) amortised plus its queries (no walk over earlier
 P-positions).
 
-A query answers for one class. When every cone of a game keeps components
-under one shear (:func:`common_shear`), :mod:`catalog.compute.wedgescan`
-climbs a column over all classes at once instead, and settles for good each
-row the components block (:func:`settled_run`): since every member's set
+A query answers for one class. When every cone of a game grows under one
+shear (:func:`catalog.compute.wedgescan.common_shear`), the climb of
+:mod:`catalog.compute.wedgescan` asks every class at once instead, and
+settles for good each row the components block: since every member's set
 only grows in w, a row blocked in column x stays blocked σ rows higher in
 each later column.
 
@@ -53,7 +53,6 @@ References
 
 from __future__ import annotations
 
-from math import lcm
 from typing import Any
 
 import numpy as np
@@ -87,20 +86,6 @@ def shear(row: Any) -> int:
     if mirror:
         return MIRRORED if s1 <= 1 <= s2 else 0
     return PLAIN if s2 - s1 >= (1 - s1) % m else 0
-
-
-def common_shear(cones: np.ndarray, kinds: list[int]) -> int:
-    """The least σ >= 0 under which every cone's components grow: σ = 1 with
-    a mirrored cone, else one σ ≡ 1 (mod m) in [s1, s2] of each plain cone;
-    -1 if a cone has no components (kind 0) or the cones share no σ."""
-    if not kinds or not all(kinds):
-        return -1
-    rows = cones.tolist()
-    lo, hi = max(r[0] for r in rows), min(r[2] for r in rows)
-    if MIRRORED in kinds:
-        lo, hi = max(lo, 1), min(hi, 1)
-    sigma = lo + (1 - lo) % lcm(*(r[5] for r in rows))
-    return sigma if sigma <= hi else -1
 
 
 def _opens(row: Any, kc: int, n: int) -> int:
@@ -379,16 +364,3 @@ def last_blocked(ws, bits, j, x, y):
         return -1
     top = _right(kind, s1, t1, s2, t2, ws[_at(ws, slot + a)], x)
     return top if top >= y else -1
-
-
-@njit(cache=True, inline="always")
-def settled_run(ws, bits, x, y, n):
-    """How many rows from (x, y) up the components block for good: every
-    cone must have components (:func:`common_shear`). 0 if none blocks
-    (x, y); the rest of the run below n of a cone of mod 1 that blocks it;
-    else 1 (a class of a mod m > 1 holds one row in m)."""
-    for j in range(ws[NCONES]):
-        last = last_blocked(ws, bits, j, x, y)
-        if last >= y:
-            return min(last, n - 1) - y + 1 if field(ws, j, MOD) == 1 else 1
-    return 0

@@ -60,38 +60,47 @@ def random_game(rng: random.Random, n: int) -> dict:
     }
 
 
-def scanned(n: int, cones: list[list[int]]) -> bool:
-    """Does the cone sweep take the scan of all classes for these cones?"""
-    arr = np.array(cones, dtype=np.int64)
-    kinds = [wedges.shear(c) for c in cones]
-    ws, _bits = wedges.layout(n, arr, np.ones(len(cones), dtype=np.int64), kinds)
+def scanned(cones: list[list[int]]) -> bool:
+    """Does the cone sweep take the scan of all classes for these cones
+    (budget aside)?"""
+    arr = rules(NIM, None, conesweep._as_bands(cones)).cones
     big_m = int(np.lcm.reduce(arr[:, 5]))
-    return wedgescan.shear(big_m, arr, ws, conesweep.TREE_BUDGET, n) >= 0
+    return wedgescan.common_shear(big_m, arr) >= 0
 
 
 def test_random_games_take_the_scan() -> None:
     rng = random.Random(0)
     games = [random_game(rng, 50)["cones"] for _ in range(300)]
-    assert sum(scanned(50, c) for c in games) > 250
-    assert sum(any(r[5] == 1 for r in c) and scanned(50, c) for c in games) > 20
+    assert sum(scanned(c) for c in games) > 250
+    assert sum(any(r[5] == 1 for r in c) and scanned(c) for c in games) > 20
 
 
 def test_common_shear() -> None:
-    """The least σ ≡ 1 (mod every m) inside every plain cone's slopes; 1
-    with a mirrored cone; -1 without one, or with a cone kept in trees."""
+    """The least σ ≡ 1 (mod every m) inside every plain cone's slopes
+    ([s1, ∞) without an upper line); 1 with a mirrored wedge, at most 1
+    with a mirrored cone of s1 = 1 and no upper line; -1 without one, or
+    with M = 1."""
 
     def sigma(*cones: list[int]) -> int:
-        kinds = [wedges.shear(c) for c in cones]
-        return wedges.common_shear(np.array(cones, dtype=np.int64), kinds)
+        arr = np.array(cones, dtype=np.int64)
+        return wedgescan.common_shear(int(np.lcm.reduce(arr[:, 5])), arr)
 
     assert sigma([1, 0, 2, 2, 1, 64, 0], [1, 0, 2, 2, 1, 64, 1]) == 1
     assert sigma([2, 0, 9, 0, 1, 4, 0]) == 5
     assert sigma([2, 0, 9, 0, 1, 4, 0], [0, 0, 6, 0, 1, 2, 0]) == 5
     assert sigma([2, 0, 9, 0, 1, 4, 0], [0, 0, 4, 0, 1, 2, 0]) == -1
     assert sigma([2, 0, 9, 0, 1, 4, 0], [0, 0, 2, 0, 1, 1, 1]) == -1
-    assert sigma([0, 0, 3, 0, 1, 1, 0]) == 0
-    assert sigma([1, 0, 2, 2, 1, 64, 0], [1, 0, 1, 2, 1, 1, 0]) == -1  # a band
-    assert sigma([2, 0, 3, 1, 1, 1, 1]) == -1  # mirrored, s1 >= 2: trees
+    assert sigma([0, 0, 3, 0, 1, 1, 0]) == -1  # M = 1: the class search
+    assert sigma([0, 0, 3, 0, 1, 2, 0]) == 1
+    assert sigma([1, 0, 2, 2, 1, 64, 0], [1, 0, 1, 2, 1, 1, 0]) == 1  # a band
+    assert sigma([2, 0, 2, 2, 1, 1, 0], [0, 0, 3, 0, 1, 2, 0]) == -1  # band at 2
+    assert sigma([3, 0, 3, 2, 1, 2, 0], [0, 0, 3, 0, 1, 2, 0]) == 3
+    assert sigma([2, 0, 3, 1, 1, 2, 1]) == -1  # mirrored, s1 >= 2
+    assert sigma([3, 1, 0, 0, 0, 64, 0]) == 65  # plain, no upper line
+    assert sigma([0, 1, 0, 0, 0, 4, 1], [3, 1, 0, 0, 0, 4, 0]) == 5
+    assert sigma([1, 1, 0, 0, 0, 4, 1], [3, 1, 0, 0, 0, 4, 0]) == -1
+    assert sigma([1, 1, 0, 0, 0, 4, 1]) == 1
+    assert sigma([2, 1, 0, 0, 0, 4, 1]) == -1  # mirrored, s1 >= 2
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -129,7 +138,7 @@ def test_scan_matches_the_class_search_and_the_trees_far_out(monkeypatch) -> Non
     ]
     n = 3000
     fast = [cone_sweep_p_positions(n, **g) for g in games]
-    monkeypatch.setattr(wedgescan, "shear", lambda *args: -1)
+    monkeypatch.setattr(wedgescan, "common_shear", lambda *args: -1)
     search = [cone_sweep_p_positions(n, **g) for g in games]
     monkeypatch.setattr(wedges, "shear", lambda row: 0)
     for game, got, other in zip(games, fast, search, strict=True):
@@ -142,23 +151,24 @@ def test_st_wythoff_mod_m_at_large_n(m: int, monkeypatch) -> None:
     """(2,3)-Wythoff's wedges mod 16 and 64 at n = 10^5: the scan and the
     class by class search agree."""
     cones = [[1, 0, 2, 2, 1, m, mirror] for mirror in (0, 1)]
-    assert scanned(10**5, cones)
+    assert scanned(cones)
     fast = cone_sweep_p_positions(10**5, cones)
-    monkeypatch.setattr(wedgescan, "shear", lambda *args: -1)
+    monkeypatch.setattr(wedgescan, "common_shear", lambda *args: -1)
     np.testing.assert_array_equal(fast, cone_sweep_p_positions(10**5, cones))
 
 
 def test_scan_left_out() -> None:
-    """The class search keeps M = 1, a cone kept in trees (or a band, or
-    one without an upper line), and a settled table past the budget."""
-    assert not scanned(100, [[1, 0, 2, 2, 1, 1, 0], [1, 0, 2, 2, 1, 1, 1]])
-    assert not scanned(100, [[1, 0, 2, 2, 1, 4, 0], [2, 0, 3, 0, 1, 4, 1]])
-    assert not scanned(100, [[1, 0, 2, 2, 1, 4, 0], [1, 0, 1, 3, 1, 2, 0]])
-    assert not scanned(100, [[1, 0, 2, 2, 1, 4, 0], [1, 0, 1, 3, 0, 2, 0]])
-    cones = np.array([[1, 0, 2, 2, 1, 4, 0]], dtype=np.int64)
-    ws, _bits = wedges.layout(100, cones, np.ones(1, dtype=np.int64), [1])
-    assert wedgescan.shear(4, cones, ws, 8 * 202, 100) == 1
-    assert wedgescan.shear(4, cones, ws, 8 * 202 - 1, 100) == -1
+    """The class search keeps M = 1 and a cone whose blocked rows do not
+    only grow under the others' shear (a mirrored cone of s1 >= 2); bands
+    and cones without an upper line of a shear ≡ 1 (mod M) climb."""
+    assert not scanned([[1, 0, 2, 2, 1, 1, 0], [1, 0, 2, 2, 1, 1, 1]])
+    assert not scanned([[1, 0, 2, 2, 1, 4, 0], [2, 0, 3, 0, 1, 4, 1]])
+    assert not scanned([[2, 0, 3, 1, 1, 64, 1]])
+    assert scanned([[1, 0, 2, 2, 1, 4, 0], [1, 0, 1, 3, 1, 2, 0]])
+    assert scanned([[1, 0, 2, 2, 1, 4, 0], [1, 0, 1, 3, 0, 2, 0]])
+    assert scanned([[0, 1, 0, 0, 0, 64, 1]])
+    assert scanned([[1, -3, 1, 2, 1, 64, 1]])  # a mirrored band of slope 1
+    assert not scanned([[2, -3, 2, 2, 1, 64, 1]])
 
 
 def test_scan_past_the_budget_falls_back(monkeypatch) -> None:
@@ -192,10 +202,11 @@ def test_settled_rows_stay_blocked(cones: list[list[int]]) -> None:
     and so is the row σ higher in each later column; 0 means free."""
     r = rules(NIM, None, cones)
     kinds = [wedges.shear(c) for c in r.cones]
-    sigma = wedges.common_shear(r.cones, kinds)
+    sigma = wedgescan.common_shear(int(np.lcm.reduce(r.cones[:, 5])), r.cones)
     assert sigma >= 0
     n, points = 60, [(0, 1), (0, 9), (1, 0), (2, 5), (3, 3), (4, 14), (6, 2)]
     ws, bits = wedges.layout(n, r.cones, r.kc, kinds)
+    none = np.zeros(len(cones), dtype=np.int64)
     entry = max(int(wedges.field(ws, j, wedges.ENTRY)) for j in range(len(cones)))
     x0 = max(p[0] for p in points) + entry
     for j in range(len(cones)):
@@ -208,7 +219,9 @@ def test_settled_rows_stay_blocked(cones: list[list[int]]) -> None:
     for x in range(x0, x0 + 12):
         wedges.merge_due(ws, bits, x)
         for y in range(n):
-            run = wedges.settled_run(ws, bits, x, y, n)
+            run = wedgescan.settled_run(
+                ws, bits, r.cones, none, none, none, none, none, x, y, n
+            )
             assert (run > 0) == blocked(x, y), (x, y)
             for i in range(run):
                 for later in range(x, x0 + 12):

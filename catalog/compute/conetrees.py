@@ -1,0 +1,142 @@
+"""The cone sweep's structures for the cones not kept as components.
+
+Both scans of the cone sweep, class by class (:mod:`catalog.compute.conesweep`)
+and every class at once (:mod:`catalog.compute.wedgescan`), put a P-position
+old enough into its cone's structure with :func:`enter` and ask it with
+:func:`last`; the structures (one per class of rows mod the cone's m, in the
+flat arrays ``tv`` and ``tu`` from ``tbase[j]`` on, ``tsize[j] + 1`` words a
+class) are described in :mod:`catalog.compute.conesweep`:
+
+- a band: a "next free line" union-find over w = y - s x;
+- a plain cone without an upper line: the least u' = y' - s1 x';
+- a mirrored cone without one and s1 = 0: the least y' (it blocks every
+  higher row of its class once x - x' >= max(1, t1));
+- a mirrored cone without one, s1 >= 1: a Fenwick tree over y' keeping the
+  least u' = x' - s1 y';
+- a mirrored cone with one: a Fenwick tree over n - 1 - v' keeping the
+  least u';
+- a plain cone with one (a wedge left to trees): a Fenwick tree over u'
+  keeping the largest v' = y' - s2 x'.
+
+Each is O(1) or O(log n) an entry and a query. All are inlined into the
+scans, which numba compiles without reference counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from catalog.compute.conecells import _row
+from catalog.compute.jit import njit
+from catalog.compute.kernel import _find
+
+INF = np.iinfo(np.int64).max // 4
+NEG = -INF
+
+
+@njit(cache=True, inline="always")
+def _fen_set(tv, tu, base, size, p, v, u):
+    """Keep (v, u) at position p (0-based) if v is the largest there."""
+    i = p + 1
+    while i <= size:
+        if v > tv[base + i]:
+            tv[base + i] = v
+            tu[base + i] = u
+        i += i & -i
+
+
+@njit(cache=True, inline="always")
+def _fen_best(tv, tu, base, size, p):
+    """(largest v, its u) over positions 0..p (NEG if none)."""
+    i = min(p + 1, size)
+    bv, bu = NEG, 0
+    while i > 0:
+        if tv[base + i] > bv:
+            bv, bu = tv[base + i], tu[base + i]
+        i -= i & -i
+    return bv, bu
+
+
+@njit(cache=True, inline="always")
+def _mark_band(ring, base, lo, hi, m, size):
+    """Block the band [lo, hi] of a band cone's class (clipped to its
+    ``size + 1 - m`` lines): chains link lines m apart, so each residue's
+    free lines in the band are found by :func:`_find` and marked once."""
+    top = size + 1 - m
+    lo = max(lo, 0)
+    hi = min(hi, top - 1)
+    for rho in range(m):
+        w = lo + (rho - lo) % m
+        while w <= hi:
+            w = _find(ring, base, w, top, None)
+            if w > hi:
+                break
+            ring[base + w] = m
+            w += m
+
+
+@njit(cache=True, inline="always")
+def is_band(cones, j):
+    """Is cone j a band (a plain cone with s1 = s2 and an upper line)?"""
+    return cones[j, 4] != 0 and cones[j, 6] == 0 and cones[j, 0] == cones[j, 2]
+
+
+@njit(cache=True, inline="always")
+def enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo):
+    """The P-position (xo, yo) joins cone j's structure."""
+    s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
+    b = tbase[j] + ((yo - xo) % m) * (tsize[j] + 1)
+    if mirror:
+        u, v = xo - s1 * yo, xo - s2 * yo
+    else:
+        u, v = yo - s1 * xo, yo - s2 * xo
+    if hi and not mirror and s1 == s2:
+        _mark_band(tv, b, u + t1 + shift[j], u + t2 + shift[j], m, tsize[j])
+    elif not hi and not mirror:
+        if u < tv[b]:
+            tv[b] = u
+    elif not hi and s1 == 0:
+        if yo < tv[b]:
+            tv[b] = yo
+    elif not hi:  # Fenwick over y', keeping -u' (the least u')
+        _fen_set(tv, tu, b, tsize[j], yo, -u, u)
+    elif mirror:  # over n - 1 - v' (a suffix of v'), the least u'
+        _fen_set(tv, tu, b, tsize[j], n - 1 - v, -u, u)
+    else:
+        _fen_set(tv, tu, b, tsize[j], u + shift[j], v, u)
+
+
+@njit(cache=True, inline="always")
+def last(cones, j, n, shift, tbase, tsize, tv, tu, x, y):
+    """The last row of column x that cone j's structure blocks from (x, y)
+    on in y's class (-1: none; INF: the rest of the column)."""
+    s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
+    b = tbase[j] + ((y - x) % m) * (tsize[j] + 1)
+    if hi and not mirror and s1 == s2:
+        top = tsize[j] + 1 - m
+        w = y - s1 * x + shift[j]
+        w1 = _find(tv, b, w, top, None)
+        return INF if w1 >= top else y + (w1 - w) - 1
+    if not hi and not mirror:
+        return INF if tv[b] <= y - s1 * x - t1 else -1
+    if not hi and s1 == 0:
+        return INF if tv[b] < y else -1
+    if not hi:
+        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
+        if w > NEG and u <= x - s1 * y - t1:
+            return (x - t1 - u) // s1
+        return -1
+    if mirror:  # the least u' over v' >= v0 reaches the farthest
+        p = n - 1 - (x - s2 * y - t2)
+        if p >= 0:
+            w, u = _fen_best(tv, tu, b, tsize[j], p)
+            if w > NEG and u <= x - s1 * y - t1:
+                return INF if s1 == 0 else (x - t1 - u) // s1
+        return -1
+    # the largest v' over u' <= u0 reaches the farthest
+    p = y - s1 * x - t1 + shift[j]
+    if p >= 0:
+        v, u = _fen_best(tv, tu, b, tsize[j], p)
+        if v >= y - s2 * x - t2:
+            return v + s2 * x + t2
+    return -1
