@@ -71,6 +71,10 @@ from catalog.games.definition import Definition
 #: Maharaja Nim, b = 1..4, about 1.5 times the CPU time on a busy machine).
 BLOCKING_RATE = 7.0e-8
 BLOCKING_WORD = 0.08
+#: A word read when the game has one ray besides Nim's (Blocking Wythoff and
+#: Maharaja Nim): the sweep tests those 32 at once
+#: (:func:`catalog.compute.blocksweep._run`), about a quarter of the cost.
+BLOCKING_RUN_WORD = 0.02
 
 
 @dataclass(frozen=True)
@@ -151,8 +155,9 @@ BLOCK_PROBE = 1024
 @lru_cache(maxsize=256)
 def _block_probe(game: Definition) -> tuple[float, float, float, int]:
     """The blocking sweep's words read per column in the boxes BLOCK_PROBE
-    and 2 * BLOCK_PROBE wide, its exact counts per column in the second, and
-    the searches a column starts."""
+    and 2 * BLOCK_PROBE wide (in units: each :data:`BLOCKING_WORD`, or
+    :data:`BLOCKING_RUN_WORD` with one ray besides Nim's), its exact counts
+    per column in the second, and the searches a column starts."""
     from catalog.compute import blocksweep
 
     pairs = {
@@ -175,13 +180,20 @@ def _block_probe(game: Definition) -> tuple[float, float, float, int]:
         words.append(max(1.0, float(stats[1]) / side))
     lay = blocksweep.layout(game.block, pairs["rays"], pairs["moves"])
     exact = float(stats[0]) / (2 * BLOCK_PROBE)
-    return words[0], words[1], exact, blocksweep.searches_per_column(lay)
+    weight = BLOCKING_RUN_WORD if len(lay.rays) == 1 else BLOCKING_WORD
+    return (
+        weight * words[0],
+        weight * words[1],
+        exact,
+        blocksweep.searches_per_column(lay),
+    )
 
 
 def _block_work(game: Definition, side: int) -> float:
     """Expected work a column of the blocking sweep at ``side``, in units of
     :data:`BLOCKING_RATE`: the words its searches read (each
-    :data:`BLOCKING_WORD` of a unit), grown as seen between the probes
+    :data:`BLOCKING_WORD` or :data:`BLOCKING_RUN_WORD` of a unit), grown as
+    seen between the probes
     (constant for most games; linear in the side for b = 1, whose partly
     filled rows and diagonals interleave), plus the cells it counts and the
     searches it starts, a unit each."""
@@ -189,8 +201,7 @@ def _block_work(game: Definition, side: int) -> float:
     # words a column: constant, or growing linearly (a search reads at most
     # side / 64 words), so a line through the two probes
     slope = max(0.0, (w2 - w1) / BLOCK_PROBE)
-    words = w2 + slope * max(0, side - 2 * BLOCK_PROBE)
-    return BLOCKING_WORD * words + exact + starts
+    return w2 + slope * max(0, side - 2 * BLOCK_PROBE) + exact + starts
 
 
 def density(game: Definition, height: int) -> float:

@@ -234,3 +234,53 @@ def test_bad_input_and_too_much_memory() -> None:
     assert table_bytes(10**8, layout(4, WYTHOFF), 5) > 2**30
     with pytest.raises(TooMuchWork, match="^n=100000000: the blocking sweep"):
         catalog.p_positions({"rays": WYTHOFF, "block": 4}, 10**8)
+
+
+def first_stop(bits: np.ndarray, r0: int, q0: int, sh: int, i: int, last: int) -> int:
+    """blocksweep._run written out: the first word j in i..last whose row
+    word is empty, whose line word (two words shifted by sh) is empty, or
+    whose AND is not; last + 1 if none."""
+    for j in range(i, last + 1):
+        row = int(bits[r0 + j])
+        line = ((int(bits[q0 + j]) >> sh) | (int(bits[q0 + j + 1]) << (64 - sh))) & (
+            2**64 - 1
+        )
+        if row == 0 or line == 0 or row & line:
+            return j
+    return last + 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_vectorised_run_stops_where_the_plain_one_does(seed: int) -> None:
+    """_run tests whole blocks of words (blocksweep.RUN_BLOCK) before the
+    word: a stretch of rows and lines that never meet (every other bit, as
+    Blocking Wythoff Nim's free rows and open diagonals), with an empty row
+    word, an empty line word or a cell planted at random places, around the
+    blocks' edges too, and every shift."""
+    rng = random.Random(300 + seed)
+    words = 300
+    for _ in range(150):
+        sh = rng.randrange(64)
+        bits = np.zeros(2 * words + 2, dtype=np.uint64)
+        bits[:words] = np.uint64(0xAAAAAAAAAAAAAAAA)
+        # lines whose shifted word is 0x5555...: 0x5555... << sh, spread over two
+        line = 0x5555555555555555 << sh
+        for j in range(words + 1):
+            lo = (line & (2**64 - 1)) if j < words else 0
+            hi = (line >> 64) if j > 0 else 0
+            bits[words + j] = np.uint64(lo | hi)
+        for _ in range(rng.randint(0, 2)):
+            at = rng.choice([rng.randrange(words), 31, 32, 33, 63, 64, words - 1])
+            what = rng.choice(["row", "line", "cell"])
+            if what == "row":
+                bits[at] = np.uint64(0)
+            elif what == "cell":
+                bits[at] |= np.uint64(1) << np.uint64(rng.randrange(64))
+            else:
+                bits[words + at] = np.uint64(0)
+                bits[words + at + 1] = np.uint64(0)
+        i = rng.randrange(words // 2)
+        last = rng.randrange(i, words - 1)
+        want = first_stop(bits, 0, words, sh, i, last)
+        got = blocksweep._run(bits, 0, words, np.uint64(sh), i, last)
+        assert got == want, (sh, i, last)
