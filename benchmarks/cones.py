@@ -5,7 +5,8 @@ Run: ``make bench-cones`` (or ``python benchmarks/cones.py [--small]``).
 - Goal 2: every cone game at n = 10^6 through the cone sweep
   (catalog.compute.conesweep) within 10x of Maharaja Nim at 10^6
   (``catalog.p_positions``): bands, wedges kept as components
-  (catalog.compute.wedges), the cones left to Fenwick trees, mods up to 64.
+  (catalog.compute.wedges), the cones left to Fenwick trees, mods up to 64,
+  and cones beside Wythoff's diagonal ray.
   Each line prints the ratio of CPU seconds (``time.process_time``: other
   processes on the machine stretch wall time far more than CPU time), the
   wall-time ratio beside it, and PASS or MISS.
@@ -56,6 +57,16 @@ CONE_GAMES = {
     "mirrored 2..3 mod 64 (trees)": [[2, 0, 3, 1, 1, 64, 1]],
 }
 
+#: Cone games with extra rays beside Nim's (Wythoff's diagonal): the rays'
+#: used lines are passed by finds (catalog.compute.conecells._rays_free).
+WITH_DIAGONAL = {
+    "Wythoff + mirrored 2..3": [[2, 0, 3, 1, 1, 1, 1]],
+    "Wythoff + mirrored 2..3 mod 4": [[2, 0, 3, 1, 1, 4, 1]],
+    "Wythoff + wedge 1..2 mod 16": [[1, 0, 2, 2, 1, 16, 0]],
+    "Wythoff + wedge 3..5 mod 8": [[3, 0, 5, 2, 1, 8, 0]],
+}
+NIM = [[1, 0], [0, 1]]
+
 
 def best(func: Callable[[], object], runs: int = 2) -> float:
     func()
@@ -90,9 +101,13 @@ def main() -> int:
     maharaja = {"rays": [[1, 0], [0, 1], [1, 1]], "moves": [[1, 2], [2, 1]]}
     base_cpu, base = best_both(lambda: p_positions(maharaja, n))
     print(f"goal 2: Maharaja Nim at n = {n}: {base_cpu:.3f} s CPU, {base:.3f} s wall")
-    for name, cones in CONE_GAMES.items():
+    games = [(name, cones, NIM) for name, cones in CONE_GAMES.items()]
+    games += [(name, c, [*NIM, [1, 1]]) for name, c in WITH_DIAGONAL.items()]
+    for name, cones, rays in games:
         try:
-            t_cpu, t = best_both(lambda c=cones: cone_sweep_p_positions(n, c))
+            t_cpu, t = best_both(
+                lambda c=cones, r=rays: cone_sweep_p_positions(n, c, rays=r)
+            )
         except ValueError as err:  # refused (the trees' budget)
             ok = False
             print(f"  {name:30s} refused: {err}  goal <= 10: MISS")

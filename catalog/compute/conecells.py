@@ -3,9 +3,9 @@
 The two scans of :mod:`catalog.compute.conesweep` (each class of rows apart)
 and :mod:`catalog.compute.wedgescan` (every class at once) share these: a
 cone's row read as a tuple, the forced P-positions of a column, the line of
-an extra ray, whether an extra ray, a single move or a forced label makes a
-cell N, and the direct test of a P-position too young for its cone's
-structure. All are compiled without numba's reference counts or inlined
+an extra ray and the rows its used lines block, whether a single move or a
+forced label makes a cell N, and the direct test of a P-position too young
+for its cone's structure. All are compiled without numba's reference counts or inlined
 (see :mod:`catalog.compute.conesweep`).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains
+from catalog.compute.kernel import _contains, _find
 
 INF = np.iinfo(np.int64).max // 4
 
@@ -57,15 +57,41 @@ def _line_index(x, y, ray, base, n):
 
 
 @njit(cache=True, _nrt=False)
-def _blocked(
-    x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start, fn_y, fcols
-):
-    """Is (x, y) N by a forced label, an extra ray or a single move?"""
+def _rays_free(x, y, rays, used, lbase, n):
+    """The first row at or above y of column x up to which, from y, some
+    extra ray blocks every row (y itself when none blocks it; n when one
+    blocks the rest of the column below n).
+
+    ``used`` holds each ray's lines as a "next free line" union-find
+    (:func:`catalog.compute.kernel._find`): a line a P-position uses holds
+    the step p g to the line of the next row of any column it meets (the
+    lines :func:`_line_index` numbers are p g apart up a column), so a find
+    passes a ray's whole run of used lines in a column at once, where one
+    row at a time made a column of Wythoff's diagonal and a cone cost the
+    rows between its lowest free row and its P-position (quadratic)."""
+    top = y
+    for i in range(rays.shape[0]):
+        step = rays[i, 0] * rays[i, 2]
+        idx = _line_index(x, y, rays[i], 0, n)
+        end = idx + (n - y) * step  # the line of (x, n)
+        free = _find(used, lbase[i], idx, end, None)
+        top = max(top, y + (free - idx) // step)
+    return top
+
+
+@njit(cache=True, inline="always")
+def _use_lines(x, y, rays, used, lbase, n):
+    """The P-position (x, y) uses its line on each extra ray."""
+    for i in range(rays.shape[0]):
+        used[_line_index(x, y, rays[i], lbase[i], n)] = rays[i, 0] * rays[i, 2]
+
+
+@njit(cache=True, _nrt=False)
+def _blocked(x, y, moves, col, fp_start, fp_y, fn_start, fn_y, fcols):
+    """Is (x, y) N by a forced label or a single move (the extra rays are
+    :func:`_rays_free`'s)?"""
     if x < fcols and _contains(fn_y, fn_start[x], fn_start[x + 1], y):
         return True
-    for i in range(rays.shape[0]):
-        if used[_line_index(x, y, rays[i], lbase[i], n)]:
-            return True
     for i in range(moves.shape[0]):
         xs, ys = x - moves[i, 0], y - moves[i, 1]
         if xs >= 0 and ys >= 0:

@@ -51,9 +51,11 @@ lies in its wedge:
 
 Their code, shared with the climb, is :mod:`catalog.compute.conetrees`.
 
-Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
-moves look at the P-positions of column x - a, and forced N cells are looked
-up; each sends the search one row of the class up.
+Other rays (a, b) with a, b >= 1 keep a "next free line" union-find of
+their lines, which sends the search past a ray's run of used lines in one
+find (:func:`catalog.compute.conecells._rays_free`); single moves look at
+the P-positions of column x - a, and forced N cells are looked up, each
+sending the search one row of the class up.
 
 The sweep and the wedges' functions are compiled without numba's reference
 counts (``_nrt=False``: they allocate nothing, the caller hands them every
@@ -79,9 +81,10 @@ from catalog.compute import conetrees, wedges, wedgescan
 from catalog.compute.conecells import (
     _blocked,
     _last_blocked,
-    _line_index,
     _nforced,
+    _rays_free,
     _row,
+    _use_lines,
 )
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _csr, _find
@@ -97,14 +100,22 @@ TREE_BUDGET = 2**30
 @njit(cache=True, _nrt=False)
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
-    moves, fp_start, fp_y, fn_start, fn_y, col, rows,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
-    x < n; returns nothing. The structures are described in the module."""
+    x < n; returns nothing. The structures are described in the module.
+
+    ``low[r]`` (M values, r at first) is a row of residue r mod M with every
+    row of the residue below it taken: the least free row of a residue is
+    found from there, and a residue whose ``low`` is at or above the best row
+    found so far is not searched at all. The residues are searched from the
+    least ``low`` up, so that the column's answer, most often near its least
+    free row, prunes the others early; ``seen[r] == x`` marks the residues
+    searched in column x."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
     # Only then is _blocked called (a call counts its arrays' references).
-    others = fn_y.size > 0 or rays.shape[0] > 0 or moves.shape[0] > 0
+    others = fn_y.size > 0 or moves.shape[0] > 0
     for x in range(n):
         if ws[ws[wedges.HEADS] + x]:
             merge_due(ws, bits, x)
@@ -126,14 +137,28 @@ def _sweep(
         if x < forced_cols and fp_start[x] < fp_start[x + 1]:
             limit = min(n, fp_y[fp_start[x]])
         best = limit
-        for r in range(min(big_m, limit)):
-            y = r
+        while True:
+            r = -1  # the residue not searched yet of least low, below best
+            least = best
+            for q in range(big_m):
+                if low[q] < least and seen[q] != x:
+                    least = low[q]
+                    r = q
+            if r < 0:
+                break
+            y = _find(rows, 0, least, n, None)
+            low[r] = y
+            if y != least and y < best:
+                continue  # its least free row is higher: pick again
+            seen[r] = x
             while True:
                 y = _find(rows, 0, y, n, None)
                 if y >= best:
                     break
-                nxt = y
-                for j in range(nc):
+                # First the extra rays: a find passes each one's run of
+                # used lines (which the cones would block row by row).
+                nxt = _rays_free(x, y, rays, used, lbase, n) if rays.shape[0] else y
+                for j in range(nc if nxt == y else 0):
                     # The last row cone j blocks from (x, y) on in y's class
                     # (-1: none; INF: the rest of the column).
                     if field(ws, j, KIND):  # a wedge's components
@@ -161,9 +186,8 @@ def _sweep(
                             break
                 if nxt == y:
                     if others and _blocked(
-                        x, y, rays, used, lbase, n, moves, col, fp_start, fp_y,
-                        fn_start, fn_y, forced_cols,
-                    ):  # fmt: skip
+                        x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
+                    ):
                         nxt = y + 1
                     else:
                         best = y
@@ -177,8 +201,7 @@ def _sweep(
             if yo < 0:
                 continue
             rows[yo] = big_m
-            for i in range(rays.shape[0]):
-                used[_line_index(x, yo, rays[i], lbase[i], n)] = 1
+            _use_lines(x, yo, rays, used, lbase, n)
 
 
 def _trees(
@@ -314,7 +337,7 @@ def cone_sweep_p_positions(
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
     of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
     16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
-    g (p + q) n bytes of lines.
+    4 g (p + q) n bytes of lines (touched pages only).
 
     Examples
     --------
@@ -334,7 +357,10 @@ def cone_sweep_p_positions(
     rays3 = np.column_stack([extra[:, 0] // g, extra[:, 1] // g, g])
     sizes = (rays3[:, 0] + rays3[:, 1]) * n * rays3[:, 2] + rays3[:, 2]
     lbase = (np.cumsum(sizes) - sizes).astype(np.int64)
-    used = np.zeros(int(sizes.sum()), dtype=np.uint8)
+    # each ray's lines, a "next free line" union-find (conecells._rays_free)
+    # of distances, each less than the table
+    lines = int(sizes.sum())
+    used = np.zeros(lines, dtype=np.int32 if lines < 2**31 else np.int64)
     fp = _cells(forced_p, n)
     fn = _cells(forced_n, n)
     columns = 1 + max(int(fp[:, 0].max(initial=-1)), int(fn[:, 0].max(initial=-1)))
@@ -366,6 +392,7 @@ def cone_sweep_p_positions(
         _sweep(
             n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
+            np.arange(big_m, dtype=np.int64), np.full(big_m, -1, dtype=np.int64),
         )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x

@@ -61,9 +61,10 @@ from catalog.compute import conetrees, wedges
 from catalog.compute.conecells import (
     _blocked,
     _last_blocked,
-    _line_index,
     _nforced,
+    _rays_free,
     _row,
+    _use_lines,
 )
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _find
@@ -161,7 +162,7 @@ def scan(
     ``settled`` start all free (zeros), of n + 1 and (σ + 1) n + 2 slots."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
-    others = fn_y.size > 0 or rays.shape[0] > 0 or moves.shape[0] > 0
+    others = fn_y.size > 0 or moves.shape[0] > 0
     top = settled.size - 1
     for x in range(n):
         if ws[ws[wedges.HEADS] + x]:
@@ -199,6 +200,11 @@ def scan(
             if w > y + shift_x:  # a run of settled rows
                 y = w - shift_x
                 continue
+            if rays.shape[0]:  # before the cones: a find passes a ray's run
+                free = _rays_free(x, y, rays, used, lbase, n)
+                if free > y:
+                    y = free
+                    continue
             run = settled_run(ws, bits, cones, shift, tbase, tsize, tv, tu, x, y, n)
             if run:
                 settled[w] = run
@@ -208,9 +214,8 @@ def scan(
                 y += 1
                 continue
             if others and _blocked(
-                x, y, rays, used, lbase, n, moves, col, fp_start, fp_y, fn_start,
-                fn_y, forced_cols,
-            ):  # fmt: skip
+                x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
+            ):
                 y += 1
                 continue
             best = y
@@ -221,5 +226,4 @@ def scan(
             if yo < 0:
                 continue
             rows[yo] = 1
-            for i in range(rays.shape[0]):
-                used[_line_index(x, yo, rays[i], lbase[i], n)] = 1
+            _use_lines(x, yo, rays, used, lbase, n)

@@ -82,3 +82,26 @@ def test_sweep_needs_both_nim_rays() -> None:
     with pytest.raises(ValueError, match="both rays"):
         cone_sweep_p_positions(10, [[1, 0, 1, 0, 1, 1, 0]], rays=[[1, 0], [1, 1]])
     assert cone_sweep_p_positions(0, [[1, 0, 1, 0, 1, 1, 0]]).shape == (0, 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_extra_rays_skip_their_used_lines_as_the_dense_engine_says(seed: int) -> None:
+    """Wythoff's diagonal and other extra rays (some a multiple g (p, q),
+    whose lines a column meets p g apart) beside cones that the class by
+    class search takes (mirrored, s1 >= 2) and cones that the climb takes
+    (wedges), at sizes where a ray's used lines form long runs in a column:
+    the sweep passes a run with one find (conecells._rays_free)."""
+    rng = random.Random(500 + seed)
+    for _ in range(3):
+        n = rng.randint(400, 900)
+        m = rng.choice([1, 2, 4, 16])
+        cone = rng.choice(
+            [[2, 0, 3, 1, 1, m, 1], [1, 0, 2, 1, 1, m, 0], [2, 1, 3, 2, 1, m, 0]]
+        )
+        extra = [[1, 1], *rng.sample([[1, 2], [2, 1], [2, 2], [3, 2], [2, 4]], 2)]
+        game = {"cones": [cone], "rays": NIM + extra}
+        if rng.random() < 0.5:
+            game["moves"] = [[rng.randint(0, 3), rng.randint(1, 3)]]
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(n, **game), dense_p_positions(n, **game), str(game)
+        )
