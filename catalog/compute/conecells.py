@@ -5,8 +5,8 @@ and :mod:`catalog.compute.wedgescan` (every class at once) share these: a
 cone's row read as a tuple, the forced P-positions of a column, the line of
 an extra ray and the rows its used lines block, whether a single move or a
 forced label makes a cell N, and the direct test of a P-position too young
-for its cone's structure. All are compiled without numba's reference counts or inlined
-(see :mod:`catalog.compute.conesweep`).
+for its cone's structure. All are compiled without numba's reference counts
+or inlined (see :mod:`catalog.compute.conesweep`).
 """
 
 from __future__ import annotations

@@ -86,9 +86,7 @@ def test_every_member_is_a_column_game_of_distinct_rules(families):
         if any(kinds & literature for kinds in new_kinds):
             # (a-Wythoff with a = 1 is Wythoff's Nim, a column game)
             assert all(
-                engine(m.game) in BOX_ENGINES
-                or column_mode(m.game)
-                for m in found
+                engine(m.game) in BOX_ENGINES or column_mode(m.game) for m in found
             ), family.name
         else:
             assert all(column_mode(m.game) for m in found), family.name
