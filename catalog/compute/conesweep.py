@@ -49,7 +49,11 @@ lies in its wedge:
   union-find of settled rows holds them). A mirrored band of slope 1 is the
   plain band [1, -t2, 1, -t1].
 
-Their code, shared with the climb, is :mod:`catalog.compute.conetrees`.
+Their code, shared with the climb, is :mod:`catalog.compute.conetrees`. A
+Fenwick tree spans up to (s + 1) n positions in each of m classes but holds
+about n / m entries a class: when the plain trees would pass
+:data:`TREE_BUDGET`, a cone's trees are bucketed (B = 2^k positions a bucket,
+B about m (s + 1), a list of entries a bucket), about 64 n bytes a cone.
 
 Other rays (a, b) with a, b >= 1 keep a bitmap of their used lines, single
 moves look at the P-positions of column x - a, and forced N cells are looked
@@ -346,7 +350,9 @@ def _tree_bytes(
     entries: int | None = None,
 ) -> int:
     """Bytes of the trees (two int64 arrays), plain or bucketed by ``logs``
-    (k a cone, 0 plain; pools of ``entries``, default n)."""
+    (k a cone, 0 plain; pools of ``entries``, default n): a cone takes
+    16 m (size + 1) plain, 16 (m (2 nb + 1) + 2 entries + 1) bucketed
+    (:func:`_tree_words`)."""
     rows = cones.tolist()
     logs = [0] * len(rows) if logs is None else logs
     entries = n if entries is None else entries
@@ -390,7 +396,7 @@ def cone_sweep_p_positions(
     ------
     ValueError
         Without both Nim rays, on a malformed rule, or when the trees would
-        pass :data:`TREE_BUDGET`.
+        pass :data:`TREE_BUDGET` even bucketed.
 
     Notes
     -----
@@ -411,7 +417,10 @@ def cone_sweep_p_positions(
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
     of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
     16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
-    g (p + q) n bytes of lines.
+    g (p + q) n bytes of lines. Trees past the budget are bucketed
+    (:mod:`catalog.compute.conetrees`): 16 (m (2 nb + 1) + 2 (n + f) + 1)
+    bytes a cone, nb = ⌈size / 2^k⌉ buckets a class of the size above, f
+    the forced P-positions; with 2^k about m (s + 1), about 64 n bytes.
 
     Examples
     --------
