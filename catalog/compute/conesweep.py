@@ -49,7 +49,11 @@ lies in its wedge:
   union-find of settled rows holds them). A mirrored band of slope 1 is the
   plain band [1, -t2, 1, -t1].
 
-Their code, shared with the climb, is :mod:`catalog.compute.conetrees`.
+Their code, shared with the climb, is :mod:`catalog.compute.conetrees`. A
+Fenwick tree spans up to (s + 1) n positions in each of m classes but holds
+about n / m entries a class: when the plain trees would pass
+:data:`TREE_BUDGET`, a cone's trees are bucketed (B = 2^k positions a bucket,
+B about m (s + 1), a list of entries a bucket), about 64 n bytes a cone.
 
 Other rays (a, b) with a, b >= 1 keep a "next free line" union-find of
 their lines, which sends the search past a ray's run of used lines in one
@@ -205,19 +209,33 @@ def _sweep(
 
 
 def _trees(
-    n: int, cones: np.ndarray, kc: np.ndarray, climb: bool = False
+    n: int,
+    cones: np.ndarray,
+    kc: np.ndarray,
+    climb: bool = False,
+    entries: int | None = None,
 ) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
     the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
     in Fenwick trees when their components would pass the budget and the
     trees would not (they take 16 bytes a key, the components 32 a key
-    divided by m). With ``climb`` (for :mod:`catalog.compute.wedgescan`)
-    a band gets no lines of its own: the climb's settled rows hold them."""
-    kinds = [wedges.shear(row) for row in cones.tolist()]
-    need = _tree_bytes(n, cones, kinds, climb) + wedges.nbytes(n, cones, kinds)
-    if need > TREE_BUDGET:
-        kinds = [0] * len(kinds)
-        need = _tree_bytes(n, cones, kinds, climb) + wedges.nbytes(n, cones, kinds)
+    divided by m). Trees that would pass the budget are bucketed
+    (:mod:`catalog.compute.conetrees`; their pools hold ``entries``
+    P-positions, n plus the forced ones). With ``climb`` (for
+    :mod:`catalog.compute.wedgescan`) a band gets no lines of its own: the
+    climb's settled rows hold them."""
+    rows = cones.tolist()
+    entries = n if entries is None else entries
+    need = 0
+    for kinds in ([wedges.shear(row) for row in rows], [0] * len(rows)):
+        parts = wedges.nbytes(n, cones, kinds)
+        logs = [0] * len(rows)
+        need = _tree_bytes(n, cones, kinds, climb, logs, entries) + parts
+        if need > TREE_BUDGET:
+            logs = _bucket_logs(n, rows, kinds, climb, entries, TREE_BUDGET - parts)
+            need = _tree_bytes(n, cones, kinds, climb, logs, entries) + parts
+        if need <= TREE_BUDGET:
+            break
     if need > TREE_BUDGET:
         raise ValueError(
             f"the cones' trees need {need} bytes (over {TREE_BUDGET}): "
@@ -228,7 +246,7 @@ def _trees(
     tsize = np.zeros(len(cones), dtype=np.int64)
     tbase = np.zeros(len(cones), dtype=np.int64)
     total = 0
-    for j, (s1, t1, s2, t2, hi, m, mirror) in enumerate(cones.tolist()):
+    for j, (s1, t1, _s2, t2, hi, _m, mirror) in enumerate(rows):
         if not mirror:
             delay[j] = kc[j]
         elif hi:
@@ -236,11 +254,13 @@ def _trees(
         elif s1 == 0:  # from then on every P-position below blocks
             delay[j] = max(1, t1)
         shift[j] = s1 * n
-        tsize[j] = _tree_size(n, [s1, t1, s2, t2, hi, m, mirror], kinds[j], climb)
+        size = _tree_size(n, rows[j], kinds[j], climb)
+        tsize[j] = 2 * _buckets(size, logs[j]) if logs[j] else size
         tbase[j] = total
-        total += m * (tsize[j] + 1)
+        total += _tree_words(n, rows[j], kinds[j], climb, logs[j], entries)
     tv = np.full(total, NEG, dtype=np.int64)
-    for j, row in enumerate(cones.tolist()):
+    tu = np.zeros(total, dtype=np.int64)
+    for j, row in enumerate(rows):
         if kinds[j]:
             continue
         if not row[4] and (not row[6] or row[0] == 0):
@@ -249,8 +269,10 @@ def _trees(
         elif row[4] and not row[6] and row[0] == row[2]:
             # a band: every line free
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
+        elif logs[j]:  # each class's k, in its tree's unused slot 0
+            tu[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1) : tsize[j] + 1] = logs[j]
     ws, bits = wedges.layout(n, cones, kc, kinds)
-    return delay, shift, tbase, tsize, tv, np.zeros(total, dtype=np.int64), ws, bits
+    return delay, shift, tbase, tsize, tv, tu, ws, bits
 
 
 def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
@@ -271,14 +293,95 @@ def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
     return (s1 + 1) * n  # over u' + s1 n
 
 
-def _tree_bytes(
-    n: int, cones: np.ndarray, kinds: list[int], climb: bool = False
+def _fenwick(row: list[int], kind: int) -> bool:
+    """Does cone ``row`` (of this kind) keep Fenwick trees?"""
+    s1, _t1, s2, _t2, hi, _m, mirror = row
+    if kind or (hi and not mirror and s1 == s2):
+        return False  # components, or a band's lines
+    return bool(hi or (mirror and s1))
+
+
+def _buckets(size: int, log: int) -> int:
+    """Buckets of 2^log positions a class for ``size`` positions."""
+    return max(1, -(-size >> log))
+
+
+def _tree_words(
+    n: int, row: list[int], kind: int, climb: bool, log: int, entries: int
 ) -> int:
-    """Bytes of the trees (two int64 arrays)."""
+    """Words of ``tv`` (and of ``tu``) for cone ``row``: m (size + 1) for
+    plain trees, bucketed m (2 nb + 1) plus a pool of 2 entries + 1."""
+    m = row[5]
+    size = _tree_size(n, row, kind, climb)
+    if not log:
+        return m * (size + 1)
+    return m * (2 * _buckets(size, log) + 1) + 2 * entries + 1
+
+
+def _bucket_logs(
+    n: int,
+    rows: list[list[int]],
+    kinds: list[int],
+    climb: bool,
+    entries: int,
+    budget: int,
+) -> list[int]:
+    """Each cone's k (buckets of 2^k positions; 0: the plain tree) when the
+    plain trees pass the budget: B the largest power of two up to
+    m size / entries, so that a bucket holds about one entry (at most one
+    on average: a class gets about entries / m of them), where that takes
+    fewer words than the plain tree (a small tree is no bigger than the
+    pool). While they pass ``budget``, each cone's buckets grow to the next
+    k that takes fewer words."""
+
+    def words(j: int, log: int) -> int:
+        return _tree_words(n, rows[j], kinds[j], climb, log, entries)
+
+    def fewer(j: int, log: int) -> int:
+        """The least k > ``log`` with fewer words (0 if none)."""
+        size = _tree_size(n, rows[j], kinds[j], climb)
+        for k in range(log + 1, 64):
+            if words(j, k) < words(j, log):
+                return k
+            if _buckets(size, k) == 1:
+                break
+        return 0
+
+    logs = [0] * len(rows)
+    for j, (row, kind) in enumerate(zip(rows, kinds, strict=True)):
+        ratio = row[5] * _tree_size(n, row, kind, climb) // max(1, entries)
+        if _fenwick(row, kind) and ratio > 1:
+            k = ratio.bit_length() - 1
+            logs[j] = k if words(j, k) < words(j, 0) else 0
+    while 16 * sum(words(j, g) for j, g in enumerate(logs)) > budget:
+        grow = [
+            fewer(j, g) if _fenwick(rows[j], kinds[j]) else 0
+            for j, g in enumerate(logs)
+        ]
+        if not any(grow):
+            break
+        logs = [k or g for k, g in zip(grow, logs, strict=True)]
+    return logs
+
+
+def _tree_bytes(
+    n: int,
+    cones: np.ndarray,
+    kinds: list[int],
+    climb: bool = False,
+    logs: list[int] | None = None,
+    entries: int | None = None,
+) -> int:
+    """Bytes of the trees (two int64 arrays), plain or bucketed by ``logs``
+    (k a cone, 0 plain; pools of ``entries``, default n): a cone takes
+    16 m (size + 1) plain, 16 (m (2 nb + 1) + 2 entries + 1) bucketed
+    (:func:`_tree_words`)."""
     rows = cones.tolist()
+    logs = [0] * len(rows) if logs is None else logs
+    entries = n if entries is None else entries
     return 16 * sum(
-        r[5] * (_tree_size(n, r, k, climb) + 1)
-        for r, k in zip(rows, kinds, strict=True)
+        _tree_words(n, r, k, climb, g, entries)
+        for r, k, g in zip(rows, kinds, logs, strict=True)
     )
 
 
@@ -316,7 +419,7 @@ def cone_sweep_p_positions(
     ------
     ValueError
         Without both Nim rays, on a malformed rule, or when the trees would
-        pass :data:`TREE_BUDGET`.
+        pass :data:`TREE_BUDGET` even bucketed.
 
     Notes
     -----
@@ -337,7 +440,11 @@ def cone_sweep_p_positions(
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
     of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
     16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
-    4 g (p + q) n bytes of lines (touched pages only).
+    4 g (p + q) n bytes of lines (touched pages only). Trees past the
+    budget are bucketed (:mod:`catalog.compute.conetrees`): 16 (m (2 nb +
+    1) + 2 (n + f) + 1) bytes a cone, nb = ⌈size / 2^k⌉ buckets a class of
+    the size above, f the forced P-positions; with 2^k about m (s + 1),
+    about 64 n bytes.
 
     Examples
     --------
@@ -371,7 +478,7 @@ def cone_sweep_p_positions(
     trees = None
     if sigma >= 0:  # the climb, if its settled rows fit beside the trees
         try:
-            trees = _trees(n, r.cones, r.kc, climb=True)
+            trees = _trees(n, r.cones, r.kc, climb=True, entries=n + len(fp))
         except ValueError:  # bands' lines would fit nowhere else either
             sigma = -1
         else:
@@ -379,7 +486,7 @@ def cone_sweep_p_positions(
             if 8 * ((sigma + 1) * n + 2) > room:
                 sigma, trees = -1, None
     if trees is None:
-        trees = _trees(n, r.cones, r.kc)
+        trees = _trees(n, r.cones, r.kc, entries=n + len(fp))
     col = np.full(n, -1, dtype=np.int64)
     rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     if sigma >= 0:  # every class at once

@@ -20,6 +20,30 @@ class) are described in :mod:`catalog.compute.conesweep`:
 
 Each is O(1) or O(log n) an entry and a query. All are inlined into the
 scans, which numba compiles without reference counts.
+
+A Fenwick tree is over up to (s + 1) n positions in each of m classes, 16 m
+(s + 1) n bytes, though a class holds about n / m entries (one P-position a
+column at most, in one class). When the plain trees would pass the sweep's
+budget, a cone's trees are bucketed instead (``tu`` of each class's slot 0,
+unused by a Fenwick tree, holds k; 0 is the plain tree): positions p go to
+buckets p >> k of B = 2^k, B about m (s + 1) so that a bucket holds about
+one entry. The cone's region of ``tv`` / ``tu`` (``tsize[j] = 2 nb``, nb
+buckets a class) is then
+
+- per class, ``2 nb + 1`` slots: slot 0 (``tu`` = k), slots 1..nb the
+  Fenwick tree over the buckets (each bucket's largest v and its u, as the
+  plain tree keeps them per position), slots nb + 1..2 nb the heads of the
+  buckets' lists (``tu``: an entry's number, 0 for none);
+- after the m classes, the cone's pool: a slot whose ``tu`` counts the
+  entries, then two slots an entry e = 1, 2, ...: (v, u), then (p, the next
+  entry of its bucket's list). Every P-position enters a cone once, so the
+  pool holds n plus the forced P-positions.
+
+A query for the positions 0..p asks the tree for the buckets below p >> k
+and walks bucket p >> k's list for the entries at positions <= p: the same
+largest v as the plain tree. Its u may be another of that v's (ties are
+kept in another order), which no caller minds: the mirrored trees keep
+v = -u, and the plain one's callers use only v.
 """
 
 from __future__ import annotations
@@ -58,6 +82,53 @@ def _fen_best(tv, tu, base, size, p):
 
 
 @njit(cache=True, inline="always")
+def _tree_set(tv, tu, base, size, pool, p, v, u):
+    """:func:`_fen_set` on the class at ``base``, plain (``tu[base]`` = 0,
+    ``size`` positions) or bucketed (k = ``tu[base]``, ``size`` = 2 nb;
+    ``pool`` is the cone's)."""
+    k = tu[base]
+    if k == 0:
+        _fen_set(tv, tu, base, size, p, v, u)
+        return
+    nb = size >> 1
+    q = p >> k
+    if q >= nb:  # past the positions, as the plain tree drops it
+        return
+    _fen_set(tv, tu, base, nb, q, v, u)
+    e = tu[pool] + 1
+    tu[pool] = e
+    a = pool + 2 * e - 1
+    tv[a], tu[a] = v, u
+    head = base + nb + 1 + q
+    tv[a + 1], tu[a + 1] = p, tu[head]
+    tu[head] = e
+
+
+@njit(cache=True, inline="always")
+def _tree_best(tv, tu, base, size, pool, p):
+    """:func:`_fen_best` on the class at ``base``, plain or bucketed (as
+    :func:`_tree_set`): the tree's prefix over the buckets below p >> k,
+    then bucket p >> k's entries at positions <= p."""
+    k = tu[base]
+    if k == 0:
+        return _fen_best(tv, tu, base, size, p)
+    if p < 0:
+        return NEG, 0
+    nb = size >> 1
+    q = p >> k
+    if q >= nb:
+        return _fen_best(tv, tu, base, nb, nb - 1)
+    bv, bu = _fen_best(tv, tu, base, nb, q - 1)
+    e = tu[base + nb + 1 + q]
+    while e:
+        a = pool + 2 * e - 1
+        if tv[a] > bv and tv[a + 1] <= p:
+            bv, bu = tv[a], tu[a]
+        e = tu[a + 1]
+    return bv, bu
+
+
+@njit(cache=True, inline="always")
 def _mark_band(ring, base, lo, hi, m, size):
     """Block the band [lo, hi] of a band cone's class (clipped to its
     ``size + 1 - m`` lines): chains link lines m apart, so each residue's
@@ -86,6 +157,7 @@ def enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo):
     """The P-position (xo, yo) joins cone j's structure."""
     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
     b = tbase[j] + ((yo - xo) % m) * (tsize[j] + 1)
+    pool = tbase[j] + m * (tsize[j] + 1)  # a bucketed tree's entries
     if mirror:
         u, v = xo - s1 * yo, xo - s2 * yo
     else:
@@ -99,11 +171,11 @@ def enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo):
         if yo < tv[b]:
             tv[b] = yo
     elif not hi:  # Fenwick over y', keeping -u' (the least u')
-        _fen_set(tv, tu, b, tsize[j], yo, -u, u)
+        _tree_set(tv, tu, b, tsize[j], pool, yo, -u, u)
     elif mirror:  # over n - 1 - v' (a suffix of v'), the least u'
-        _fen_set(tv, tu, b, tsize[j], n - 1 - v, -u, u)
+        _tree_set(tv, tu, b, tsize[j], pool, n - 1 - v, -u, u)
     else:
-        _fen_set(tv, tu, b, tsize[j], u + shift[j], v, u)
+        _tree_set(tv, tu, b, tsize[j], pool, u + shift[j], v, u)
 
 
 @njit(cache=True, inline="always")
@@ -112,6 +184,7 @@ def last(cones, j, n, shift, tbase, tsize, tv, tu, x, y):
     on in y's class (-1: none; INF: the rest of the column)."""
     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
     b = tbase[j] + ((y - x) % m) * (tsize[j] + 1)
+    pool = tbase[j] + m * (tsize[j] + 1)
     if hi and not mirror and s1 == s2:
         top = tsize[j] + 1 - m
         w = y - s1 * x + shift[j]
@@ -122,21 +195,21 @@ def last(cones, j, n, shift, tbase, tsize, tv, tu, x, y):
     if not hi and s1 == 0:
         return INF if tv[b] < y else -1
     if not hi:
-        w, u = _fen_best(tv, tu, b, tsize[j], y - 1)
+        w, u = _tree_best(tv, tu, b, tsize[j], pool, y - 1)
         if w > NEG and u <= x - s1 * y - t1:
             return (x - t1 - u) // s1
         return -1
     if mirror:  # the least u' over v' >= v0 reaches the farthest
         p = n - 1 - (x - s2 * y - t2)
         if p >= 0:
-            w, u = _fen_best(tv, tu, b, tsize[j], p)
+            w, u = _tree_best(tv, tu, b, tsize[j], pool, p)
             if w > NEG and u <= x - s1 * y - t1:
                 return INF if s1 == 0 else (x - t1 - u) // s1
         return -1
     # the largest v' over u' <= u0 reaches the farthest
     p = y - s1 * x - t1 + shift[j]
     if p >= 0:
-        v, u = _fen_best(tv, tu, b, tsize[j], p)
+        v, u = _tree_best(tv, tu, b, tsize[j], pool, p)
         if v >= y - s2 * x - t2:
             return v + s2 * x + t2
     return -1
