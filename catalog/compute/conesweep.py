@@ -219,21 +219,22 @@ def _trees(
     the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
     in Fenwick trees when their components would pass the budget and the
     trees would not (they take 16 bytes a key, the components 32 a key
-    divided by m). Trees that would pass the budget are bucketed
-    (:mod:`catalog.compute.conetrees`; their pools hold ``entries``
-    P-positions, n plus the forced ones). With ``climb`` (for
-    :mod:`catalog.compute.wedgescan`) a band gets no lines of its own: the
-    climb's settled rows hold them."""
+    divided by m). A tree is bucketed (:mod:`catalog.compute.conetrees`;
+    the pools hold ``entries`` P-positions, n plus the forced ones) where
+    that takes fewer words: a class's tree spans (s + 1) n positions for
+    about n / m entries, and the smaller tables were measured as fast or
+    faster (at 10^6 beside Wythoff's diagonal, the wedge 3..5 mod 8 0.9 s
+    instead of 1.7, the mirrored cone 2..3 1.7 s instead of 2.1; alone, the
+    mirrored cone 2..3 mod 8 0.08 s and 61 MB instead of 0.12 s and 488).
+    With ``climb`` (for :mod:`catalog.compute.wedgescan`) a band gets no
+    lines of its own: the climb's settled rows hold them."""
     rows = cones.tolist()
     entries = n if entries is None else entries
     need = 0
     for kinds in ([wedges.shear(row) for row in rows], [0] * len(rows)):
         parts = wedges.nbytes(n, cones, kinds)
-        logs = [0] * len(rows)
+        logs = _bucket_logs(n, rows, kinds, climb, entries, TREE_BUDGET - parts)
         need = _tree_bytes(n, cones, kinds, climb, logs, entries) + parts
-        if need > TREE_BUDGET:
-            logs = _bucket_logs(n, rows, kinds, climb, entries, TREE_BUDGET - parts)
-            need = _tree_bytes(n, cones, kinds, climb, logs, entries) + parts
         if need <= TREE_BUDGET:
             break
     if need > TREE_BUDGET:
@@ -326,13 +327,12 @@ def _bucket_logs(
     entries: int,
     budget: int,
 ) -> list[int]:
-    """Each cone's k (buckets of 2^k positions; 0: the plain tree) when the
-    plain trees pass the budget: B the largest power of two up to
-    m size / entries, so that a bucket holds about one entry (at most one
-    on average: a class gets about entries / m of them), where that takes
-    fewer words than the plain tree (a small tree is no bigger than the
-    pool). While they pass ``budget``, each cone's buckets grow to the next
-    k that takes fewer words."""
+    """Each cone's k (buckets of 2^k positions; 0: the plain tree): B the
+    largest power of two up to m size / entries, so that a bucket holds
+    about one entry (at most one on average: a class gets about entries / m
+    of them), where that takes fewer words than the plain tree (a small
+    tree is no bigger than the pool). While they pass ``budget``, each
+    cone's buckets grow to the next k that takes fewer words."""
 
     def words(j: int, log: int) -> int:
         return _tree_words(n, rows[j], kinds[j], climb, log, entries)
@@ -440,10 +440,10 @@ def cone_sweep_p_positions(
     mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
     of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
     16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
-    4 g (p + q) n bytes of lines (touched pages only). Trees past the
-    budget are bucketed (:mod:`catalog.compute.conetrees`): 16 (m (2 nb +
-    1) + 2 (n + f) + 1) bytes a cone, nb = ⌈size / 2^k⌉ buckets a class of
-    the size above, f the forced P-positions; with 2^k about m (s + 1),
+    4 g (p + q) n bytes of lines (touched pages only). Trees are bucketed
+    where that is smaller (:mod:`catalog.compute.conetrees`): 16 (m (2 nb
+    + 1) + 2 (n + f) + 1) bytes a cone, nb = ⌈size / 2^k⌉ buckets a class
+    of the size above, f the forced P-positions; with 2^k about m (s + 1),
     about 64 n bytes.
 
     Examples

@@ -200,11 +200,6 @@ def scan(
             if w > y + shift_x:  # a run of settled rows
                 y = w - shift_x
                 continue
-            if rays.shape[0]:  # before the cones: a find passes a ray's run
-                free = _rays_free(x, y, rays, used, lbase, n)
-                if free > y:
-                    y = free
-                    continue
             run = settled_run(ws, bits, cones, shift, tbase, tsize, tv, tu, x, y, n)
             if run:
                 settled[w] = run
@@ -213,6 +208,13 @@ def scan(
             if _young(cones, delay, col, fp_start, fp_y, forced_cols, x, y):
                 y += 1
                 continue
+            # After the cones, whose rows settle for good (asked first, the
+            # rays left them to be climbed again each column: quadratic).
+            if rays.shape[0]:
+                free = _rays_free(x, y, rays, used, lbase, n)
+                if free > y:
+                    y = free
+                    continue
             if others and _blocked(
                 x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
             ):
