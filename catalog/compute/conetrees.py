@@ -27,8 +27,8 @@ column at most, in one class). Where it takes fewer words (about always
 with m > 1 or s >= 2), a cone's trees are bucketed instead (``tu`` of each
 class's slot 0, unused by a Fenwick tree, holds k; 0 is the plain tree):
 positions p go to buckets p >> k of B = 2^k, B about m (s + 1) so that a
-bucket holds about one entry. The cone's region of ``tv`` / ``tu`` (``tsize[j] = 2 nb``, nb
-buckets a class) is then
+bucket holds about one entry. The cone's region of ``tv`` / ``tu``
+(``tsize[j] = 2 nb``, nb buckets a class) is then
 
 - per class, ``2 nb + 1`` slots: slot 0 (``tu`` = k), slots 1..nb the
   Fenwick tree over the buckets (each bucket's largest v and its u, as the
