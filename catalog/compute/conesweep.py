@@ -104,7 +104,7 @@ TREE_BUDGET = 2**30
 @njit(cache=True, _nrt=False)
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
-    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen, stats,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module.
@@ -115,7 +115,8 @@ def _sweep(
     found so far is not searched at all. The residues are searched from the
     least ``low`` up, so that the column's answer, most often near its least
     free row, prunes the others early; ``seen[r] == x`` marks the residues
-    searched in column x."""
+    searched in column x. ``stats[0]`` counts the search's steps (a free
+    row found, then passed or taken), which the cost estimate probes."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
     # Only then is _blocked called (a call counts its arrays' references).
@@ -156,6 +157,7 @@ def _sweep(
                 continue  # its least free row is higher: pick again
             seen[r] = x
             while True:
+                stats[0] += 1
                 y = _find(rows, 0, y, n, None)
                 if y >= best:
                     break
@@ -392,6 +394,7 @@ def cone_sweep_p_positions(
     moves: Any = None,
     forced_p: Any = None,
     forced_n: Any = None,
+    stats: np.ndarray | None = None,
 ) -> np.ndarray:
     """Every P-position with x, y < n of a cone game with both Nim rays.
 
@@ -408,6 +411,9 @@ def cone_sweep_p_positions(
         Single moves.
     forced_p, forced_n : array_like of shape (k, 2)
         Cells forced P or N.
+    stats : numpy.ndarray, optional
+        One int64 counter, increased by the steps of the columns' searches
+        (:func:`catalog.compute.cost._cone_work` probes it).
 
     Returns
     -------
@@ -487,19 +493,21 @@ def cone_sweep_p_positions(
                 sigma, trees = -1, None
     if trees is None:
         trees = _trees(n, r.cones, r.kc, entries=n + len(fp))
+    counts = np.zeros(1, dtype=np.int64) if stats is None else stats
     col = np.full(n, -1, dtype=np.int64)
     rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     if sigma >= 0:  # every class at once
         wedgescan.scan(
             n, sigma, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
-            np.zeros((sigma + 1) * n + 2, dtype=np.int64),
+            np.zeros((sigma + 1) * n + 2, dtype=np.int64), counts,
         )  # fmt: skip
     else:
         _sweep(
             n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
             np.arange(big_m, dtype=np.int64), np.full(big_m, -1, dtype=np.int64),
+            counts,
         )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x

@@ -22,9 +22,11 @@ general     c * r * b * (x1 - x0)                            other column
 transposed  (kernel or general of the transpose, H columns)  horizontal ray,
             + c * b' * (x1 - x0)                             no vertical one
 box         r * (x1 - x0) * (a + c * d(H))                   neither ray
-cones       c * r * m * log2(m), m = max(x1, H)              cones, Nim's rays
-dense       c * w * max(x1, H)^2                             blocking, Euclid,
-                                                             other cones
+cones       m * (c * r + s * steps(m)), m = max(x1, H)       cones, Nim's rays
+blocking    c * m * work(m), m = max(x1, H)                  blocking, Nim's
+                                                             rays
+dense       c * w * max(x1, H)^2                             other blocking,
+                                                             Euclid, cones
 =========== ================================================ ================
 
 Every engine is a compiled sweep whose cost follows its jumps and its
@@ -33,6 +35,9 @@ of its horizontal ray) computes the H columns of its transpose, then reads
 the box's columns off them. In box mode d(H) is the number of P-positions
 per column at height H, which the game decides: a probe computes the boxes
 128 and 256 wide and extrapolates the growth between them (:func:`density`).
+The cone sweep's steps a column, steps(m), come likewise from probes 1,024,
+2,048 and 4,096 wide (:func:`_cone_work`), and the blocking sweep's work
+from two (:func:`_block_work`).
 
 A Grundy table (:func:`grundy_seconds`) costs, per cell, ``a`` per rule plus
 ``c * n`` per ray kept as line bitsets (the mex scans words of them, and the
@@ -189,6 +194,59 @@ def _block_probe(game: Definition) -> tuple[float, float, float, int]:
     )
 
 
+#: Width of the least of the three probe boxes of :func:`_cone_work` (then
+#: twice and four times as wide).
+CONE_PROBE = 1024
+#: Seconds a step of the cone sweep's search (a free row found, then passed
+#: or taken: :func:`catalog.compute.conesweep._sweep`): about 100 ns at
+#: 10^6 beside Wythoff's diagonal, 190 with mod 4 (a row find, a ray find,
+#: a tree query), twice that for a busy machine.
+CONE_STEP = 4.0e-7
+
+
+@lru_cache(maxsize=256)
+def _cone_probe(game: Definition) -> tuple[float, float, float]:
+    """The cone sweep's steps per column in the boxes 1, 2 and 4 times
+    CONE_PROBE wide; none for the games a theorem answers in O(n)
+    (a-Wythoff and (s,t)-Wythoff, as
+    :class:`~catalog.compute.kindsweeps.ConeSweep` does)."""
+    from catalog.compute import conesweep
+    from catalog.compute.kindsweeps import cone_rows, st_parameters
+    from catalog.compute.theorems import awythoff_parameter
+
+    if awythoff_parameter(game) is not None or st_parameters(game) is not None:
+        return 0.0, 0.0, 0.0
+    pairs = {
+        key: np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
+        for key in ("rays", "moves", "forced_p", "forced_n")
+    }
+    steps = []
+    stats = np.zeros(1, dtype=np.int64)
+    for side in (CONE_PROBE, 2 * CONE_PROBE, 4 * CONE_PROBE):
+        stats[:] = 0
+        conesweep.cone_sweep_p_positions(
+            side, cone_rows(game.cones), **pairs, stats=stats
+        )
+        steps.append(float(stats[0]) / side)
+    return steps[0], steps[1], steps[2]
+
+
+def _cone_work(game: Definition, side: int) -> float:
+    """Expected steps a column of the cone sweep at ``side``, from three
+    probes (:func:`_cone_probe`). Most games take a constant few; where each
+    column searches rows that nothing carries over from the last (cones that
+    no shear suits, beside an extra ray) they grow by about the same each
+    time the side doubles, and that growth is carried on; a growth that
+    itself grows between the probes (a search as long as the column) is
+    carried on linearly in the side instead."""
+    s1, s2, s3 = _cone_probe(game)
+    step1, step2 = max(0.0, s2 - s1), max(0.0, s3 - s2)
+    far = max(0, side - 4 * CONE_PROBE)
+    if step2 <= 1.2 * step1 + 0.05:  # at most logarithmic
+        return s3 + step2 * math.log2(1 + far / (4 * CONE_PROBE))
+    return s3 + step2 / (2 * CONE_PROBE) * far
+
+
 def _block_work(game: Definition, side: int) -> float:
     """Expected work a column of the blocking sweep at ``side``, in units of
     :data:`BLOCKING_RATE`: the words its searches read (each
@@ -283,7 +341,7 @@ def engine_seconds(
         return rate.column * rules(game) * _period(game) * columns
     if engine == "cones":  # the box is computed whole
         side = max(x1, tall)
-        return rate.column * rules(game) * side
+        return side * (rate.column * rules(game) + CONE_STEP * _cone_work(game, side))
     if engine == "blocking":  # the box is computed whole
         side = max(x1, tall)
         return rate.column * side * _block_work(game, side)

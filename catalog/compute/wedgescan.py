@@ -155,7 +155,7 @@ def _settle_band(settled, top, lo, hi, m, w0):
 @njit(cache=True, _nrt=False)
 def scan(
     n, sigma, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used,
-    lbase, moves, fp_start, fp_y, fn_start, fn_y, col, rows, settled,
+    lbase, moves, fp_start, fp_y, fn_start, fn_y, col, rows, settled, stats,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n, as :func:`catalog.compute.conesweep._sweep` does; ``rows`` and
@@ -193,6 +193,7 @@ def scan(
         best = limit
         y = 0
         while True:
+            stats[0] += 1
             y = _find(rows, 0, y, n, None)
             if y >= limit:
                 break

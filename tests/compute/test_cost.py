@@ -384,3 +384,59 @@ def test_a_game_without_rules_still_costs_its_columns():
     cost.check_box_memory(empty, side)
     with pytest.raises(TooMuchWork):
         cost.check_box_memory(empty, side + 1)
+
+
+WYTHOFF_RAYS = [[1, 0], [0, 1], [1, 1]]
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        # beside Wythoff's diagonal, no shear: each column searches its
+        # classes afresh, and the steps grow by about the same a doubling
+        {"rays": WYTHOFF_RAYS, "cones": [{"lo": [2, 0], "hi": [3, 1], "mod": 4}]},
+        {"rays": WYTHOFF_RAYS, "cones": [{"lo": [3, 0], "hi": [5, 2], "mod": 8}]},
+        # the climb, and a cone without an upper line: a constant few
+        {"rays": WYTHOFF_RAYS, "cones": [{"lo": [1, 0], "hi": [2, 2], "mod": 16}]},
+        {"rays": [[1, 0], [0, 1]], "cones": [{"lo": [0, 1], "mod": 64}]},
+    ],
+)
+def test_cone_steps_bound_the_real_ones_closely(definition):
+    """The cone sweep's steps a column extrapolated from the three probes,
+    against the steps the sweep counts at n = 50,000 (counts, not times):
+    above them, not by much."""
+    import numpy as np
+
+    from catalog.compute.conesweep import cone_sweep_p_positions
+    from catalog.compute.kindsweeps import cone_rows
+
+    game = canonicalize(definition)
+    n = 50_000
+    stats = np.zeros(1, dtype=np.int64)
+    cone_sweep_p_positions(n, cone_rows(game.cones), game.rays, stats=stats)
+    real = stats[0] / n
+    assert real <= cost._cone_work(game, n) <= 1.2 * real
+
+
+def test_cone_steps_carry_on_their_growth(monkeypatch):
+    """Growth by the same a doubling goes on logarithmically; growth that
+    grows goes on linearly in the side; a-Wythoff takes no steps (a theorem
+    answers it)."""
+    game = canonicalize({"rays": WYTHOFF_RAYS, "cones": [{"lo": [2, 0], "hi": [3, 1]}]})
+    w = 4 * cost.CONE_PROBE
+    monkeypatch.setattr(cost, "_cone_probe", lambda g: (10.0, 12.0, 14.0))
+    assert cost._cone_work(game, w) == 14
+    assert cost._cone_work(game, 8 * w) == pytest.approx(14 + 2 * 3)
+    monkeypatch.setattr(cost, "_cone_probe", lambda g: (10.0, 20.0, 40.0))
+    assert cost._cone_work(game, 8 * w) == pytest.approx(
+        40 + 20 / (2 * cost.CONE_PROBE) * 7 * w
+    )
+    monkeypatch.undo()
+    awythoff = canonicalize(
+        {"rays": [[1, 0], [0, 1]], "cones": [{"lo": [1, -1], "hi": [1, 1]}]}
+    )
+    assert cost._cone_probe(awythoff) == (0.0, 0.0, 0.0)
+    c = cost.CONSTANTS["cones"].column
+    assert cost.engine_seconds("cones", game, 0, 1000) == pytest.approx(
+        1000 * (c * cost.rules(game) + cost.CONE_STEP * cost._cone_work(game, 1000))
+    )
