@@ -57,11 +57,14 @@ CONE_GAMES = {
     "mirrored 2..3 mod 64 (trees)": [[2, 0, 3, 1, 1, 64, 1]],
 }
 
-#: Cone games with extra rays beside Nim's (Wythoff's diagonal): the rays'
-#: used lines are passed by finds (catalog.compute.conecells._rays_free).
+#: Cone games with extra rays beside Nim's (Wythoff's diagonal), as a user
+#: defines them: the rays' used lines are passed by finds
+#: (catalog.compute.conecells._rays_free); with a mod and no shear, each
+#: column searches each class of rows.
 WITH_DIAGONAL = {
-    "Wythoff + mirrored 2..3": [[2, 0, 3, 1, 1, 1, 1]],
-    "Wythoff + mirrored 2..3 mod 4": [[2, 0, 3, 1, 1, 4, 1]],
+    "Wythoff + cone 2..3 mod 4": [[2, 0, 3, 1, 1, 4, 0]],
+    "Wythoff + symmetric cone 2..3": [[2, 0, 3, 1, 1, 1, 0], [2, 0, 3, 1, 1, 1, 1]],
+    "Wythoff + sym. cone 2..3 mod 4": [[2, 0, 3, 1, 1, 4, 0], [2, 0, 3, 1, 1, 4, 1]],
     "Wythoff + wedge 1..2 mod 16": [[1, 0, 2, 2, 1, 16, 0]],
     "Wythoff + wedge 3..5 mod 8": [[3, 0, 5, 2, 1, 8, 0]],
 }

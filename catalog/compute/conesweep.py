@@ -51,9 +51,9 @@ lies in its wedge:
 
 Their code, shared with the climb, is :mod:`catalog.compute.conetrees`. A
 Fenwick tree spans up to (s + 1) n positions in each of m classes but holds
-about n / m entries a class: when the plain trees would pass
-:data:`TREE_BUDGET`, a cone's trees are bucketed (B = 2^k positions a bucket,
-B about m (s + 1), a list of entries a bucket), about 64 n bytes a cone.
+about n / m entries a class: where that is smaller, a cone's trees are
+bucketed (B = 2^k positions a bucket, B about m (s + 1), a list of entries
+a bucket), about 64 n bytes a cone.
 
 Other rays (a, b) with a, b >= 1 keep a "next free line" union-find of
 their lines, which sends the search past a ray's run of used lines in one
