@@ -116,7 +116,7 @@ def _sweep(
     least ``low`` up, so that the column's answer, most often near its least
     free row, prunes the others early; ``seen[r] == x`` marks the residues
     searched in column x. ``stats[0]`` counts the search's steps (a free
-    row found, then passed or taken), which the cost estimate probes."""
+    row found, or a cone asked), which the cost estimate probes."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
     # Only then is _blocked called (a call counts its arrays' references).
@@ -164,32 +164,38 @@ def _sweep(
                 # First the extra rays: a find passes each one's run of
                 # used lines (which the cones would block row by row).
                 nxt = _rays_free(x, y, rays, used, lbase, n) if rays.shape[0] else y
-                for j in range(nc if nxt == y else 0):
-                    # The last row cone j blocks from (x, y) on in y's class
-                    # (-1: none; INF: the rest of the column).
-                    if field(ws, j, KIND):  # a wedge's components
-                        last = last_blocked(ws, bits, j, x, y)
-                    else:
-                        last = conetrees.last(
-                            cones, j, n, shift, tbase, tsize, tv, tu, x, y
-                        )
-                    if last < INF:
-                        s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
-                        for xo in range(
-                            max(0, x - delay[j] + 1), x
-                        ):  # the latest columns
-                            for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
-                                yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
-                                if yo >= 0:
-                                    end = _last_blocked(
-                                        s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo
-                                    )
-                                    if end > last:
-                                        last = end
-                    if last >= nxt:
-                        nxt = last + 1
-                        if nxt >= best:  # the other cones cannot matter
-                            break
+                # Then the cones, each asked at the row of y's class that the
+                # others leave, until none moves it: two cones' runs often
+                # alternate, and a row find and a ray find between them cost
+                # a third of the time (a row taken meanwhile is skipped by
+                # the next find).
+                moved = nxt == y
+                while moved and nxt < best:
+                    moved = False
+                    for j in range(nc):
+                        stats[0] += 1
+                        # The last row cone j blocks from (x, nxt) on in its
+                        # class (-1: none; INF: the rest of the column).
+                        if field(ws, j, KIND):  # a wedge's components
+                            last = last_blocked(ws, bits, j, x, nxt)
+                        else:
+                            last = conetrees.last(
+                                cones, j, n, shift, tbase, tsize, tv, tu, x, nxt
+                            )
+                        if last < INF:
+                            last = max(
+                                last,
+                                _young_last(
+                                    cones, j, delay, col, fp_start, fp_y,
+                                    forced_cols, x, nxt,
+                                ),
+                            )  # fmt: skip
+                        if last >= nxt:
+                            nxt = last + 1
+                            nxt += (r - nxt) % big_m
+                            moved = True
+                            if nxt >= best:  # the other cones cannot matter
+                                break
                 if nxt == y:
                     if others and _blocked(
                         x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
@@ -208,6 +214,22 @@ def _sweep(
                 continue
             rows[yo] = big_m
             _use_lines(x, yo, rays, used, lbase, n)
+
+
+@njit(cache=True, inline="always")
+def _young_last(cones, j, delay, col, fp_start, fp_y, forced_cols, x, y):
+    """The last row of column x that a P-position too young for cone j's
+    structure (its latest delay - 1 columns) blocks from (x, y) on, or -1."""
+    s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
+    last = -1
+    for xo in range(max(0, x - delay[j] + 1), x):
+        for idx in range(-1, _nforced(fp_start, xo, forced_cols)):
+            yo = col[xo] if idx < 0 else fp_y[fp_start[xo] + idx]
+            if yo >= 0:
+                end = _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xo, yo)
+                if end > last:
+                    last = end
+    return last
 
 
 def _trees(
