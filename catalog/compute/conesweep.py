@@ -104,7 +104,8 @@ TREE_BUDGET = 2**30
 @njit(cache=True, _nrt=False)
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
-    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen, stats,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen, stats, sym,
+    mirror,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module.
@@ -116,7 +117,11 @@ def _sweep(
     least ``low`` up, so that the column's answer, most often near its least
     free row, prunes the others early; ``seen[r] == x`` marks the residues
     searched in column x. ``stats[0]`` counts the search's steps (a free
-    row found, or a cone asked), which the cost estimate probes."""
+    row found, or a cone asked), which the cost estimate probes. ``sym``:
+    the game is its own mirror and forces no cell (:func:`_symmetric`), so
+    a column's P-position below the diagonal is the mirror of one found
+    (``mirror[y]``: the column whose P-position lies in row y above it, -1
+    if none yet) and with none, the search starts at the diagonal."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
     # Only then is _blocked called (a call counts its arrays' references).
@@ -142,12 +147,22 @@ def _sweep(
         if x < forced_cols and fp_start[x] < fp_start[x + 1]:
             limit = min(n, fp_y[fp_start[x]])
         best = limit
-        while True:
+        start = 0
+        searching = True
+        if sym:  # a game that is its own mirror (no forced cells)
+            if mirror[x] >= 0:  # (mirror[x], x) is P, so (x, mirror[x]) is
+                best = mirror[x]
+                searching = False
+            start = x  # else no P-position lies below the diagonal
+        while searching:
             r = -1  # the residue not searched yet of least low, below best
             least = best
             for q in range(big_m):
-                if low[q] < least and seen[q] != x:
-                    least = low[q]
+                lq = low[q]
+                if lq < start:  # its first row from the diagonal up
+                    lq = start + (q - start) % big_m
+                if lq < least and seen[q] != x:
+                    least = lq
                     r = q
             if r < 0:
                 break
@@ -208,6 +223,8 @@ def _sweep(
                     break
                 y = nxt + (r - nxt) % big_m
         col[x] = best if best < limit else -1
+        if sym and x < best < limit:
+            mirror[best] = x
         for idx in range(-1, _nforced(fp_start, x, forced_cols)):
             yo = col[x] if idx < 0 else fp_y[fp_start[x] + idx]
             if yo < 0:
@@ -516,6 +533,7 @@ def cone_sweep_p_positions(
     if trees is None:
         trees = _trees(n, r.cones, r.kc, entries=n + len(fp))
     counts = np.zeros(1, dtype=np.int64) if stats is None else stats
+    sym = not len(fp) and not len(fn) and _symmetric(r, cones)
     col = np.full(n, -1, dtype=np.int64)
     rows = np.zeros(n + big_m + 1, dtype=np.int64)  # distances, 0 = free
     if sigma >= 0:  # every class at once
@@ -523,13 +541,14 @@ def cone_sweep_p_positions(
             n, sigma, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
             np.zeros((sigma + 1) * n + 2, dtype=np.int64), counts,
+            sym, np.full(n if sym else 0, -1, dtype=np.int64),
         )  # fmt: skip
     else:
         _sweep(
             n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
             np.arange(big_m, dtype=np.int64), np.full(big_m, -1, dtype=np.int64),
-            counts,
+            counts, sym, np.full(n if sym else 0, -1, dtype=np.int64),
         )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x
@@ -537,6 +556,21 @@ def cone_sweep_p_positions(
         out = np.concatenate([out, np.unique(fp, axis=0)])
         out = out[np.lexsort((out[:, 1], out[:, 0]))]
     return out
+
+
+def _symmetric(r: Any, cones: Any) -> bool:
+    """Is the rule set its own mirror (rays, moves, and the cones as given,
+    a mirrored row beside each plain one)? Then so are the P-positions, and
+    a column's P-position below the diagonal is the mirror of one found."""
+
+    def mirrored(pairs: np.ndarray) -> bool:
+        cells = {tuple(c) for c in pairs.tolist()}
+        return cells == {(b, a) for a, b in cells}
+
+    given = np.asarray([] if cones is None else cones, dtype=np.int64)
+    rows = {tuple(c) for c in given.reshape(-1, 7).tolist()}
+    flipped = {(*c[:6], 1 - c[6]) for c in rows}
+    return mirrored(r.rays) and mirrored(r.moves) and rows == flipped
 
 
 def _cells(cells: Any, n: int) -> np.ndarray:

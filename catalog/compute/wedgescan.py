@@ -156,10 +156,13 @@ def _settle_band(settled, top, lo, hi, m, w0):
 def scan(
     n, sigma, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used,
     lbase, moves, fp_start, fp_y, fn_start, fn_y, col, rows, settled, stats,
+    sym, mirror,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n, as :func:`catalog.compute.conesweep._sweep` does; ``rows`` and
-    ``settled`` start all free (zeros), of n + 1 and (σ + 1) n + 2 slots."""
+    ``settled`` start all free (zeros), of n + 1 and (σ + 1) n + 2 slots.
+    ``sym``: the game is its own mirror, ``mirror[y]`` the column whose
+    P-position lies in row y > column (-1: none yet)."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
     others = fn_y.size > 0 or moves.shape[0] > 0
@@ -192,7 +195,13 @@ def scan(
         shift_x = sigma * (n - x)  # row y is w = y + shift_x
         best = limit
         y = 0
-        while True:
+        searching = True
+        if sym:  # as conesweep._sweep: a mirror found, or none below x
+            if mirror[x] >= 0:
+                best = mirror[x]
+                searching = False
+            y = x
+        while searching:
             stats[0] += 1
             y = _find(rows, 0, y, n, None)
             if y >= limit:
@@ -224,6 +233,8 @@ def scan(
             best = y
             break
         col[x] = best if best < limit else -1
+        if sym and x < best < limit:
+            mirror[best] = x
         for idx in range(-1, _nforced(fp_start, x, forced_cols)):
             yo = col[x] if idx < 0 else fp_y[fp_start[x] + idx]
             if yo < 0:

@@ -8,9 +8,11 @@ import random
 import numpy as np
 import pytest
 
+from catalog.compute import conesweep
 from catalog.compute.conesweep import cone_sweep_p_positions
 from catalog.compute.dense import dense_p_positions
 from catalog.compute.mex import beatty_mex, st_wythoff
+from catalog.compute.ruleset import rules
 
 NIM = [[1, 0], [0, 1]]
 
@@ -105,3 +107,49 @@ def test_extra_rays_skip_their_used_lines_as_the_dense_engine_says(seed: int) ->
         np.testing.assert_array_equal(
             cone_sweep_p_positions(n, **game), dense_p_positions(n, **game), str(game)
         )
+
+
+def symmetric_cone_game(rng: random.Random) -> dict:
+    """Nim's rays, cones each beside its mirror (some that no shear suits,
+    some the climb takes), mirrored moves, maybe Wythoff's diagonal."""
+    cones = []
+    for _ in range(rng.randint(1, 2)):
+        s1 = rng.randint(0, 3)
+        row = [s1, rng.randint(-2, 3), s1 + rng.randint(0, 2), rng.randint(0, 4)]
+        row += [rng.randint(0, 1), rng.choice([1, 2, 3, 4, 8])]
+        cones += [[*row, 0], [*row, 1]]
+    moves = []
+    for _ in range(rng.randint(0, 2)):
+        a, b = rng.randint(0, 3), rng.randint(1, 4)
+        moves += [[a, b], [b, a]] if a else [[0, b], [b, 0]]
+    rays = NIM + ([[1, 1]] if rng.random() < 0.6 else [])
+    return {"cones": cones, "rays": rays, "moves": moves}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_symmetric_game_takes_its_mirrors_and_starts_at_the_diagonal(
+    seed: int,
+) -> None:
+    """A game that is its own mirror (and forces no cell) answers a column
+    below the diagonal with the mirror of a P-position found, and searches
+    the rest from the diagonal up (conesweep._symmetric), in both scans:
+    the same P-positions as the dense engine."""
+    rng = random.Random(700 + seed)
+    for _ in range(4):
+        n = rng.randint(300, 800)
+        game = symmetric_cone_game(rng)
+        assert conesweep._symmetric(
+            rules(game["rays"], game["moves"], game["cones"]), game["cones"]
+        )
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(n, **game), dense_p_positions(n, **game), str(game)
+        )
+
+
+def test_only_a_game_that_is_its_own_mirror_takes_the_mirrors() -> None:
+    mirrored = [[2, 0, 3, 1, 1, 4, 0], [2, 0, 3, 1, 1, 4, 1]]
+    sym = conesweep._symmetric
+    assert sym(rules(NIM, None, mirrored), mirrored)
+    assert not sym(rules(NIM, None, mirrored[:1]), mirrored[:1])
+    assert not sym(rules([*NIM, [1, 2]], None, mirrored), mirrored)
+    assert not sym(rules(NIM, [[1, 2]], mirrored), mirrored)
