@@ -111,7 +111,8 @@ def _sweep(
     x < n; returns nothing. The structures are described in the module.
 
     ``low[r]`` (M values, r at first) is a row of residue r mod M with every
-    row of the residue below it taken: the least free row of a residue is
+    row of the residue below it taken (or, with ``sym``, below the diagonal,
+    which only rises): the least free row of a residue is
     found from there, and a residue whose ``low`` is at or above the best row
     found so far is not searched at all. The residues are searched from the
     least ``low`` up, so that the column's answer, most often near its least
