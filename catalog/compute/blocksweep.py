@@ -89,7 +89,7 @@ from catalog.compute import bitsets
 from catalog.compute.bitsets import bit, clear, low, shifted, successor
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _contains, _csr
-from catalog.compute.ruleset import rules
+from catalog.compute.ruleset import mirrored, rules
 
 #: Most leapfrog searches a column's scan may start with (:func:`searches`);
 #: past it the sweep keeps one level (b) and counts every cell it finds.
@@ -686,11 +686,6 @@ def _per(rays: np.ndarray, rsize: np.ndarray) -> np.ndarray:
 def _symmetric(lay: Layout, fp: np.ndarray, fn: np.ndarray) -> bool:
     """Is the game its own mirror (rules and forced cells)? Then its
     P-positions are too."""
-
-    def mirrored(pairs: np.ndarray) -> bool:
-        cells = {tuple(c) for c in pairs.tolist()}
-        return cells == {(b, a) for a, b in cells}
-
     rays = lay.rays[:, :2] * lay.rays[:, 2:]
     return all(mirrored(p) for p in (rays, lay.moves, fp, fn))
 

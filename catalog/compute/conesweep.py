@@ -92,7 +92,7 @@ from catalog.compute.conecells import (
 )
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _csr, _find
-from catalog.compute.ruleset import rules
+from catalog.compute.ruleset import mirrored, rules
 from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, merge_due
 
 INF = np.iinfo(np.int64).max // 4
@@ -563,11 +563,6 @@ def _symmetric(r: Any, cones: Any) -> bool:
     """Is the rule set its own mirror (rays, moves, and the cones as given,
     a mirrored row beside each plain one)? Then so are the P-positions, and
     a column's P-position below the diagonal is the mirror of one found."""
-
-    def mirrored(pairs: np.ndarray) -> bool:
-        cells = {tuple(c) for c in pairs.tolist()}
-        return cells == {(b, a) for a, b in cells}
-
     given = np.asarray([] if cones is None else cones, dtype=np.int64)
     rows = {tuple(c) for c in given.reshape(-1, 7).tolist()}
     flipped = {(*c[:6], 1 - c[6]) for c in rows}

@@ -183,6 +183,12 @@ def rules(
     )
 
 
+def mirrored(pairs: Any) -> bool:
+    """Is this set of pairs (moves, rays or cells) its own mirror?"""
+    cells = {tuple(c) for c in np.asarray(pairs).reshape(-1, 2).tolist()}
+    return cells == {(b, a) for a, b in cells}
+
+
 def forced_grid(n: int, forced_p: Any, forced_n: Any) -> np.ndarray:
     """int8 grid of the forced labels in [0, n)^2: 1 forced P, 2 forced N.
 
