@@ -81,7 +81,7 @@ from typing import Any
 
 import numpy as np
 
-from catalog.compute import conetrees, wedges, wedgescan
+from catalog.compute import bitsets, conetrees, wedges, wedgescan
 from catalog.compute.conecells import (
     _blocked,
     _last_blocked,
@@ -143,7 +143,9 @@ def _sweep(
                 if wedge:
                     insert(ws, bits, j, x, xo, yo)
                 else:
-                    conetrees.enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo)
+                    conetrees.enter(
+                        cones, j, n, shift, tbase, tsize, tv, tu, bits, xo, yo
+                    )
         limit = n
         if x < forced_cols and fp_start[x] < fp_start[x + 1]:
             limit = min(n, fp_y[fp_start[x]])
@@ -196,7 +198,7 @@ def _sweep(
                             last = last_blocked(ws, bits, j, x, nxt)
                         else:
                             last = conetrees.last(
-                                cones, j, n, shift, tbase, tsize, tv, tu, x, nxt
+                                cones, j, n, shift, tbase, tsize, tv, tu, bits, x, nxt
                             )
                         if last < INF:
                             last = max(
@@ -315,7 +317,24 @@ def _trees(
         elif logs[j]:  # each class's k, in its tree's unused slot 0
             tu[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1) : tsize[j] + 1] = logs[j]
     ws, bits = wedges.layout(n, cones, kc, kinds)
+    # each Fenwick-kind class's records, a bitset after the wedges' words
+    # (its level 0's offset in the class's tv[base], unused otherwise)
+    at = bits.size
+    for j, row in enumerate(rows):
+        if not _fenwick(row, kinds[j]):
+            continue
+        count = tsize[j] // 2 if logs[j] else tsize[j]
+        for c in range(row[5]):
+            tv[tbase[j] + c * (tsize[j] + 1)] = at
+            at += _stair_words(count)
+    if at > bits.size:
+        bits = np.concatenate([bits, np.zeros(at - bits.size, dtype=np.uint64)])
     return delay, shift, tbase, tsize, tv, tu, ws, bits
+
+
+def _stair_words(count: int) -> int:
+    """Words of a class's bitset of records over ``count`` keys."""
+    return bitsets.layout(count)[1]
 
 
 def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
@@ -359,6 +378,14 @@ def _tree_words(
     if not log:
         return m * (size + 1)
     return m * (2 * _buckets(size, log) + 1) + 2 * entries + 1
+
+
+def _bit_bytes(n: int, row: list[int], kind: int, climb: bool, log: int) -> int:
+    """Bytes of cone ``row``'s bitsets of records (none but for trees)."""
+    if not _fenwick(row, kind):
+        return 0
+    size = _tree_size(n, row, kind, climb)
+    return 8 * row[5] * _stair_words(_buckets(size, log) if log else size)
 
 
 def _bucket_logs(
@@ -421,8 +448,8 @@ def _tree_bytes(
     rows = cones.tolist()
     logs = [0] * len(rows) if logs is None else logs
     entries = n if entries is None else entries
-    return 16 * sum(
-        _tree_words(n, r, k, climb, g, entries)
+    return sum(
+        16 * _tree_words(n, r, k, climb, g, entries) + _bit_bytes(n, r, k, climb, g)
         for r, k, g in zip(rows, kinds, logs, strict=True)
     )
 

@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from catalog.compute import bitsets
+from catalog.compute.bitsets import clear, insert, predecessor, successor
 from catalog.compute.conecells import _row
 from catalog.compute.jit import njit
 from catalog.compute.kernel import _find
@@ -59,42 +61,68 @@ NEG = -INF
 
 
 @njit(cache=True, inline="always")
-def _fen_set(tv, tu, base, size, p, v, u):
-    """Keep (v, u) at position p (0-based) if v is the largest there."""
-    i = p + 1
-    while i <= size:
-        if v > tv[base + i]:
-            tv[base + i] = v
-            tu[base + i] = u
-        i += i & -i
+def _stair_bits(tv, base, count):
+    """The bitset of the class at ``base`` (its level 0 at ``tv[base]`` in
+    ``bits``) over ``count`` keys: (b0, b1, b2, w2), as
+    :func:`catalog.compute.bitsets.layout` lays them."""
+    b0 = tv[base]
+    w0 = (count >> 6) + bitsets.SPARE
+    w1 = (w0 >> 6) + 1
+    return b0, b0 + w0, b0 + w0 + w1, (w1 >> 6) + 1
 
 
 @njit(cache=True, inline="always")
-def _fen_best(tv, tu, base, size, p):
-    """(largest v, its u) over positions 0..p (NEG if none)."""
-    i = min(p + 1, size)
-    bv, bu = NEG, 0
-    while i > 0:
-        if tv[base + i] > bv:
-            bv, bu = tv[base + i], tu[base + i]
-        i -= i & -i
-    return bv, bu
+def _stair_set(tv, tu, bits, base, count, q, v, u):
+    """Keep (v, u) at key q (0-based) of the class at ``base`` if v is the
+    largest there, and keep the class's records: the keys whose v is above
+    every v below them, a bitset, so that a prefix's largest v is its last
+    record's (:func:`_stair_best`)."""
+    s = base + 1 + q
+    if v <= tv[s]:
+        return
+    tv[s] = v
+    tu[s] = u
+    b0, b1, b2, w2 = _stair_bits(tv, base, count)
+    a = predecessor(bits, b0, b1, b2, q - 1)
+    if a >= 0 and tv[base + 1 + a] >= v:
+        return  # a key below holds as much: q is no record
+    insert(bits, b0, b1, b2, q)
+    nxt = q
+    while nxt + 1 < count:  # records above that v now passes
+        nxt = successor(bits, b0, b1, b2, w2, nxt + 1)
+        if nxt < 0 or tv[base + 1 + nxt] > v:
+            break
+        clear(bits, b0, b1, b2, nxt)
 
 
 @njit(cache=True, inline="always")
-def _tree_set(tv, tu, base, size, pool, p, v, u):
-    """:func:`_fen_set` on the class at ``base``, plain (``tu[base]`` = 0,
-    ``size`` positions) or bucketed (k = ``tu[base]``, ``size`` = 2 nb;
-    ``pool`` is the cone's)."""
+def _stair_best(tv, tu, bits, base, count, q):
+    """(largest v, its u) over keys 0..q of the class at ``base`` (NEG if
+    none): the last record at or below q."""
+    if q < 0:
+        return NEG, 0
+    b0, b1, b2, _ = _stair_bits(tv, base, count)
+    a = predecessor(bits, b0, b1, b2, min(q, count - 1))
+    if a < 0:
+        return NEG, 0
+    return tv[base + 1 + a], tu[base + 1 + a]
+
+
+@njit(cache=True, inline="always")
+def _tree_set(tv, tu, bits, base, size, pool, p, v, u):
+    """Keep (v, u) at position p of the class at ``base``, plain
+    (``tu[base]`` = 0, ``size`` positions) or bucketed (k = ``tu[base]``,
+    ``size`` = 2 nb; ``pool`` is the cone's)."""
     k = tu[base]
     if k == 0:
-        _fen_set(tv, tu, base, size, p, v, u)
+        if p < size:
+            _stair_set(tv, tu, bits, base, size, p, v, u)
         return
     nb = size >> 1
     q = p >> k
     if q >= nb:  # past the positions, as the plain tree drops it
         return
-    _fen_set(tv, tu, base, nb, q, v, u)
+    _stair_set(tv, tu, bits, base, nb, q, v, u)
     e = tu[pool] + 1
     tu[pool] = e
     a = pool + 2 * e - 1
@@ -105,20 +133,21 @@ def _tree_set(tv, tu, base, size, pool, p, v, u):
 
 
 @njit(cache=True, inline="always")
-def _tree_best(tv, tu, base, size, pool, p):
-    """:func:`_fen_best` on the class at ``base``, plain or bucketed (as
-    :func:`_tree_set`): the tree's prefix over the buckets below p >> k,
-    then bucket p >> k's entries at positions <= p."""
+def _tree_best(tv, tu, bits, base, size, pool, p):
+    """(largest v, its u) over positions 0..p of the class at ``base``
+    (NEG if none), plain or bucketed (as :func:`_tree_set`): the records
+    of the buckets below p >> k, then bucket p >> k's entries at
+    positions <= p."""
     k = tu[base]
     if k == 0:
-        return _fen_best(tv, tu, base, size, p)
+        return _stair_best(tv, tu, bits, base, size, p)
     if p < 0:
         return NEG, 0
     nb = size >> 1
     q = p >> k
     if q >= nb:
-        return _fen_best(tv, tu, base, nb, nb - 1)
-    bv, bu = _fen_best(tv, tu, base, nb, q - 1)
+        return _stair_best(tv, tu, bits, base, nb, nb - 1)
+    bv, bu = _stair_best(tv, tu, bits, base, nb, q - 1)
     e = tu[base + nb + 1 + q]
     while e:
         a = pool + 2 * e - 1
@@ -153,7 +182,7 @@ def is_band(cones, j):
 
 
 @njit(cache=True, inline="always")
-def enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo):
+def enter(cones, j, n, shift, tbase, tsize, tv, tu, bits, xo, yo):
     """The P-position (xo, yo) joins cone j's structure."""
     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
     b = tbase[j] + ((yo - xo) % m) * (tsize[j] + 1)
@@ -171,15 +200,15 @@ def enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo):
         if yo < tv[b]:
             tv[b] = yo
     elif not hi:  # Fenwick over y', keeping -u' (the least u')
-        _tree_set(tv, tu, b, tsize[j], pool, yo, -u, u)
+        _tree_set(tv, tu, bits, b, tsize[j], pool, yo, -u, u)
     elif mirror:  # over n - 1 - v' (a suffix of v'), the least u'
-        _tree_set(tv, tu, b, tsize[j], pool, n - 1 - v, -u, u)
+        _tree_set(tv, tu, bits, b, tsize[j], pool, n - 1 - v, -u, u)
     else:
-        _tree_set(tv, tu, b, tsize[j], pool, u + shift[j], v, u)
+        _tree_set(tv, tu, bits, b, tsize[j], pool, u + shift[j], v, u)
 
 
 @njit(cache=True, inline="always")
-def last(cones, j, n, shift, tbase, tsize, tv, tu, x, y):
+def last(cones, j, n, shift, tbase, tsize, tv, tu, bits, x, y):
     """The last row of column x that cone j's structure blocks from (x, y)
     on in y's class (-1: none; INF: the rest of the column)."""
     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
@@ -195,21 +224,21 @@ def last(cones, j, n, shift, tbase, tsize, tv, tu, x, y):
     if not hi and s1 == 0:
         return INF if tv[b] < y else -1
     if not hi:
-        w, u = _tree_best(tv, tu, b, tsize[j], pool, y - 1)
+        w, u = _tree_best(tv, tu, bits, b, tsize[j], pool, y - 1)
         if w > NEG and u <= x - s1 * y - t1:
             return (x - t1 - u) // s1
         return -1
     if mirror:  # the least u' over v' >= v0 reaches the farthest
         p = n - 1 - (x - s2 * y - t2)
         if p >= 0:
-            w, u = _tree_best(tv, tu, b, tsize[j], pool, p)
+            w, u = _tree_best(tv, tu, bits, b, tsize[j], pool, p)
             if w > NEG and u <= x - s1 * y - t1:
                 return INF if s1 == 0 else (x - t1 - u) // s1
         return -1
     # the largest v' over u' <= u0 reaches the farthest
     p = y - s1 * x - t1 + shift[j]
     if p >= 0:
-        v, u = _tree_best(tv, tu, b, tsize[j], pool, p)
+        v, u = _tree_best(tv, tu, bits, b, tsize[j], pool, p)
         if v >= y - s2 * x - t2:
             return v + s2 * x + t2
     return -1

@@ -129,7 +129,7 @@ def settled_run(ws, bits, cones, shift, tbase, tsize, tv, tu, x, y, n):
         elif conetrees.is_band(cones, j):
             continue
         else:
-            last = conetrees.last(cones, j, n, shift, tbase, tsize, tv, tu, x, y)
+            last = conetrees.last(cones, j, n, shift, tbase, tsize, tv, tu, bits, x, y)
         if last >= y:
             return min(last, n - 1) - y + 1 if cones[j, 5] == 1 else 1
     return 0
@@ -188,7 +188,9 @@ def scan(
                         settled, top, u + cones[j, 1], u + cones[j, 3], cones[j, 5], u
                     )
                 else:
-                    conetrees.enter(cones, j, n, shift, tbase, tsize, tv, tu, xo, yo)
+                    conetrees.enter(
+                        cones, j, n, shift, tbase, tsize, tv, tu, bits, xo, yo
+                    )
         limit = n
         if x < forced_cols and fp_start[x] < fp_start[x + 1]:
             limit = min(n, fp_y[fp_start[x]])

@@ -19,7 +19,7 @@ NEG = conetrees.NEG
 
 
 def one_class(size: int, log: int, entries: int) -> tuple[np.ndarray, ...]:
-    """tv, tu, the stored size and the pool of one class's tree of ``size``
+    """tv, tu, bits, the stored size and the pool of one class's tree of ``size``
     positions, plain (log 0) or bucketed, laid out as the sweep lays them."""
     row = [1, 0, 0, 0, 0, 1, 1]  # a mirrored cone of mod 1 over y', size n
     words = conesweep._tree_words(size, row, 0, False, log, entries)
@@ -27,7 +27,9 @@ def one_class(size: int, log: int, entries: int) -> tuple[np.ndarray, ...]:
     tv = np.full(words, NEG, dtype=np.int64)
     tu = np.zeros(words, dtype=np.int64)
     tu[0] = log
-    return tv, tu, stored, stored + 1
+    tv[0] = 0  # the records' bitset, at the start of bits
+    bits = np.zeros(conesweep._stair_words(stored // 2 if log else stored), np.uint64)
+    return tv, tu, bits, stored, stored + 1
 
 
 @pytest.mark.parametrize("log", range(6))
@@ -38,15 +40,15 @@ def test_buckets_give_the_largest_v_of_the_prefix(log: int, seed: int) -> None:
     rng = random.Random(seed)
     size = rng.randint(1, 300)
     entries = rng.randint(1, 120)
-    tv, tu, stored, pool = one_class(size, log, entries)
+    tv, tu, bits, stored, pool = one_class(size, log, entries)
     held: list[tuple[int, int, int]] = []
     for _ in range(entries):
         p, v = rng.randrange(size), rng.randint(-6, 6)
         u = rng.randint(-1000, 1000)
-        conetrees._tree_set(tv, tu, 0, stored, pool, p, v, u)
+        conetrees._tree_set(tv, tu, bits, 0, stored, pool, p, v, u)
         held.append((p, v, u))
         for q in (rng.randint(-2, size + 2), p, p - 1, size - 1):
-            got_v, got_u = conetrees._tree_best(tv, tu, 0, stored, pool, q)
+            got_v, got_u = conetrees._tree_best(tv, tu, bits, 0, stored, pool, q)
             seen = [(v2, u2) for p2, v2, u2 in held if p2 <= q]
             want = max((v2 for v2, _ in seen), default=NEG)
             assert got_v == want, (log, q, held)

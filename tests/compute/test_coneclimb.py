@@ -161,7 +161,9 @@ def test_settled_rows_stay_blocked(cones: list[list[int]]) -> None:
             if wedges.field(ws, j, wedges.KIND):
                 wedges.insert(ws, bits, j, x0, xo, yo)
             else:
-                conetrees.enter(r.cones, j, n, shift, tbase, tsize, tv, tu, xo, yo)
+                conetrees.enter(
+                    r.cones, j, n, shift, tbase, tsize, tv, tu, bits, xo, yo
+                )
 
     def blocked(x: int, y: int) -> bool:
         return any(in_cone(row, x - xo, y - yo) for row in r.cones for xo, yo in points)
