@@ -183,37 +183,38 @@ def _sweep(
                 # used lines (which the cones would block row by row).
                 nxt = _rays_free(x, y, rays, used, lbase, n) if rays.shape[0] else y
                 # Then the cones, each asked at the row of y's class that the
-                # others leave, until none moves it: two cones' runs often
-                # alternate, and a row find and a ray find between them cost
-                # a third of the time (a row taken meanwhile is skipped by
-                # the next find).
-                moved = nxt == y
-                while moved and nxt < best:
-                    moved = False
-                    for j in range(nc):
-                        stats[0] += 1
-                        # The last row cone j blocks from (x, nxt) on in its
-                        # class (-1: none; INF: the rest of the column).
-                        if field(ws, j, KIND):  # a wedge's components
-                            last = last_blocked(ws, bits, j, x, nxt)
-                        else:
-                            last = conetrees.last(
-                                cones, j, n, shift, tbase, tsize, tv, tu, bits, x, nxt
-                            )
-                        if last < INF:
-                            last = max(
-                                last,
-                                _young_last(
-                                    cones, j, delay, col, fp_start, fp_y,
-                                    forced_cols, x, nxt,
-                                ),
-                            )  # fmt: skip
-                        if last >= nxt:
-                            nxt = last + 1
-                            nxt += (r - nxt) % big_m
-                            moved = True
-                            if nxt >= best:  # the other cones cannot matter
-                                break
+                # others leave, until all of them in turn leave it: a cone
+                # that moves it is asked again at once (its runs often chain),
+                # and a row find and a ray find between cones would cost a
+                # third of the time (a row taken meanwhile is skipped by the
+                # next find).
+                quiet = 0 if nxt == y else nc  # cones asked in turn, unmoved
+                j = 0
+                while quiet < nc and nxt < best:
+                    stats[0] += 1
+                    # The last row cone j blocks from (x, nxt) on in its
+                    # class (-1: none; INF: the rest of the column).
+                    if field(ws, j, KIND):  # a wedge's components
+                        last = last_blocked(ws, bits, j, x, nxt)
+                    else:
+                        last = conetrees.last(
+                            cones, j, n, shift, tbase, tsize, tv, tu, bits, x, nxt
+                        )
+                    if last < INF:
+                        last = max(
+                            last,
+                            _young_last(
+                                cones, j, delay, col, fp_start, fp_y, forced_cols,
+                                x, nxt,
+                            ),
+                        )  # fmt: skip
+                    if last >= nxt:
+                        nxt = last + 1
+                        nxt += (r - nxt) % big_m
+                        quiet = 0
+                    else:
+                        quiet += 1
+                        j = j + 1 if j + 1 < nc else 0
                 if nxt == y:
                     if others and _blocked(
                         x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
