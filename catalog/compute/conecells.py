@@ -56,7 +56,7 @@ def _line_index(x, y, ray, base, n):
     return base + (y * p - x * q + q * n) * g + (x // p) % g
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _rays_free(x, y, rays, used, lbase, n):
     """The first row at or above y of column x up to which, from y, some
     extra ray blocks every row (y itself when none blocks it; n when one
