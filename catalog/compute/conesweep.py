@@ -104,7 +104,7 @@ TREE_BUDGET = 2**30
 @njit(cache=True, _nrt=False)
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
-    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, order, stats, sym,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen, stats, sym,
     mirror,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
@@ -116,11 +116,10 @@ def _sweep(
     found from there, and a residue whose ``low`` is at or above the best row
     found so far is not searched at all. The residues are searched from the
     least ``low`` up, so that the column's answer, most often near its least
-    free row, prunes the others early (``order``, 2 M words of scratch: the
-    residues' keys, then the residues, sorted by key; a residue whose least
-    free row turns out higher goes back in the order). ``stats[0]`` counts
-    the search's steps (a free row found, or a cone asked), which the cost
-    estimate probes. ``sym``:
+    free row, prunes the others early (a sort of them all, up front, cost
+    more than the search with M = 64); ``seen[r] == x`` marks the residues
+    searched in column x. ``stats[0]`` counts the search's steps (a free
+    row found, or a cone asked), which the cost estimate probes. ``sym``:
     the game is its own mirror and forces no cell (:func:`_symmetric`), so
     a column's P-position below the diagonal is the mirror of one found
     (``mirror[y]``: the column whose P-position lies in row y above it, -1
@@ -160,35 +159,23 @@ def _sweep(
                 best = mirror[x]
                 searching = False
             start = x  # else no P-position lies below the diagonal
-        # the residues below best, by low (their rows from the diagonal up)
-        count = 0
-        for q in range(big_m if searching else 0):
-            lq = low[q]
-            if lq < start:
-                lq = start + _mod(q - start, big_m, mask)
-            if lq < best:
-                i = count
-                count += 1
-                while i and order[i - 1] > lq:
-                    order[i], order[big_m + i] = order[i - 1], order[big_m + i - 1]
-                    i -= 1
-                order[i], order[big_m + i] = lq, q
-        head = 0
-        while head < count:
-            least, r = order[head], order[big_m + head]
-            if least >= best:
-                break  # and so are the rest
+        while searching:
+            r = -1  # the residue not searched yet of least low, below best
+            least = best
+            for q in range(big_m):
+                lq = low[q]
+                if lq < start:  # its first row from the diagonal up
+                    lq = start + _mod(q - start, big_m, mask)
+                if lq < least and seen[q] != x:
+                    least = lq
+                    r = q
+            if r < 0:
+                break
             y = _find(rows, 0, least, n, None)
             low[r] = y
-            if y != least and y < best and head + 1 < count and y > order[head + 1]:
-                # its least free row is higher: back in the order
-                i = head
-                while i + 1 < count and order[i + 1] < y:
-                    order[i], order[big_m + i] = order[i + 1], order[big_m + i + 1]
-                    i += 1
-                order[i], order[big_m + i] = y, r
-                continue
-            head += 1
+            if y != least and y < best:
+                continue  # its least free row is higher: pick again
+            seen[r] = x
             while True:
                 stats[0] += 1
                 y = _find(rows, 0, y, n, None)
@@ -599,7 +586,7 @@ def cone_sweep_p_positions(
         _sweep(
             n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
-            np.arange(big_m, dtype=np.int64), np.zeros(2 * big_m, dtype=np.int64),
+            np.arange(big_m, dtype=np.int64), np.full(big_m, -1, dtype=np.int64),
             counts, sym, np.full(n if sym else 0, -1, dtype=np.int64),
         )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
