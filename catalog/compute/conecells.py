@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _contains, _find
+from catalog.compute.kernel import _contains, _div, _find, _mod
 
 INF = np.iinfo(np.int64).max // 4
 
@@ -24,12 +24,12 @@ def _last_blocked(s1, t1, s2, t2, hi, m, mirror, x, y, xp, yp):
     """The last row of column x that the P-position (xp, yp) blocks, or -1
     if it does not block (x, y) (INF: the rest of the column)."""
     k, ell = (y - yp, x - xp) if mirror else (x - xp, y - yp)
-    if k < 1 or ell < 1 or ell < s1 * k + t1 or (ell - k) % m:
+    if k < 1 or ell < 1 or ell < s1 * k + t1 or _mod(ell - k, m):
         return -1
     if hi and ell > s2 * k + t2:
         return -1
     if mirror:
-        return INF if s1 == 0 else yp + (ell - t1) // s1
+        return INF if s1 == 0 else yp + _div(ell - t1, s1)
     return yp + s2 * k + t2 if hi else INF
 
 
@@ -53,7 +53,7 @@ def _nforced(fp_start, x, forced_cols):
 def _line_index(x, y, ray, base, n):
     """The bit of the line of ray (a, b) = g (p, q) through (x, y)."""
     p, q, g = ray[0], ray[1], ray[2]
-    return base + (y * p - x * q + q * n) * g + (x // p) % g
+    return base + (y * p - x * q + q * n) * g + _mod(_div(x, p), g)
 
 
 @njit(cache=True, inline="always")
@@ -75,7 +75,7 @@ def _rays_free(x, y, rays, used, lbase, n):
         idx = _line_index(x, y, rays[i], 0, n)
         end = idx + (n - y) * step  # the line of (x, n)
         free = _find(used, lbase[i], idx, end, None)
-        top = max(top, y + (free - idx) // step)
+        top = max(top, y + _div(free - idx, step))
     return top
 
 

@@ -91,7 +91,7 @@ from catalog.compute.conecells import (
     _use_lines,
 )
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _csr, _find
+from catalog.compute.kernel import _csr, _find, _mod
 from catalog.compute.ruleset import mirrored, rules
 from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, merge_due
 
@@ -126,7 +126,6 @@ def _sweep(
     if none yet) and with none, the search starts at the diagonal."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
-    mask = big_m - 1 if big_m & (big_m - 1) == 0 else -1
     # Only then is _blocked called (a call counts its arrays' references).
     others = fn_y.size > 0 or moves.shape[0] > 0
     for x in range(n):
@@ -165,7 +164,7 @@ def _sweep(
             for q in range(big_m):
                 lq = low[q]
                 if lq < start:  # its first row from the diagonal up
-                    lq = start + _mod(q - start, big_m, mask)
+                    lq = start + _mod(q - start, big_m)
                 if lq < least and seen[q] != x:
                     least = lq
                     r = q
@@ -212,7 +211,7 @@ def _sweep(
                         )  # fmt: skip
                     if last >= nxt:
                         nxt = last + 1
-                        nxt += _mod(r - nxt, big_m, mask)
+                        nxt += _mod(r - nxt, big_m)
                         quiet = 0
                     else:
                         quiet += 1
@@ -227,7 +226,7 @@ def _sweep(
                         break
                 if nxt >= best:
                     break
-                y = nxt + _mod(r - nxt, big_m, mask)
+                y = nxt + _mod(r - nxt, big_m)
         col[x] = best if best < limit else -1
         if sym and x < best < limit:
             mirror[best] = x
@@ -237,14 +236,6 @@ def _sweep(
                 continue
             rows[yo] = big_m
             _use_lines(x, yo, rays, used, lbase, n)
-
-
-@njit(cache=True, inline="always")
-def _mod(a, m, mask):
-    """a mod m, by the mask m - 1 when m is a power of two (``mask`` >= 0):
-    a division in the search's inner loop costs more than the rest of a
-    step."""
-    return a & mask if mask >= 0 else a % m
 
 
 @njit(cache=True, inline="always")

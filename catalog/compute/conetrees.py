@@ -54,7 +54,7 @@ from catalog.compute import bitsets
 from catalog.compute.bitsets import clear, insert, predecessor, successor
 from catalog.compute.conecells import _row
 from catalog.compute.jit import njit
-from catalog.compute.kernel import _find
+from catalog.compute.kernel import _div, _find, _mod
 
 INF = np.iinfo(np.int64).max // 4
 NEG = -INF
@@ -185,7 +185,7 @@ def is_band(cones, j):
 def enter(cones, j, n, shift, tbase, tsize, tv, tu, bits, xo, yo):
     """The P-position (xo, yo) joins cone j's structure."""
     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
-    b = tbase[j] + ((yo - xo) % m) * (tsize[j] + 1)
+    b = tbase[j] + _mod(yo - xo, m) * (tsize[j] + 1)
     pool = tbase[j] + m * (tsize[j] + 1)  # a bucketed tree's entries
     if mirror:
         u, v = xo - s1 * yo, xo - s2 * yo
@@ -212,7 +212,7 @@ def last(cones, j, n, shift, tbase, tsize, tv, tu, bits, x, y):
     """The last row of column x that cone j's structure blocks from (x, y)
     on in y's class (-1: none; INF: the rest of the column)."""
     s1, t1, s2, t2, hi, m, mirror = _row(cones, j)
-    b = tbase[j] + ((y - x) % m) * (tsize[j] + 1)
+    b = tbase[j] + _mod(y - x, m) * (tsize[j] + 1)
     pool = tbase[j] + m * (tsize[j] + 1)
     if hi and not mirror and s1 == s2:
         top = tsize[j] + 1 - m
@@ -226,14 +226,14 @@ def last(cones, j, n, shift, tbase, tsize, tv, tu, bits, x, y):
     if not hi:
         w, u = _tree_best(tv, tu, bits, b, tsize[j], pool, y - 1)
         if w > NEG and u <= x - s1 * y - t1:
-            return (x - t1 - u) // s1
+            return _div(x - t1 - u, s1)
         return -1
     if mirror:  # the least u' over v' >= v0 reaches the farthest
         p = n - 1 - (x - s2 * y - t2)
         if p >= 0:
             w, u = _tree_best(tv, tu, bits, b, tsize[j], pool, p)
             if w > NEG and u <= x - s1 * y - t1:
-                return INF if s1 == 0 else (x - t1 - u) // s1
+                return INF if s1 == 0 else _div(x - t1 - u, s1)
         return -1
     # the largest v' over u' <= u0 reaches the farthest
     p = y - s1 * x - t1 + shift[j]

@@ -104,6 +104,20 @@ def _find(ring, base, idx, top, ring_origin):
 
 
 @njit(cache=True, inline="always")
+def _mod(a, m):
+    """a mod m (m >= 1), by a mask when m is a power of two: a division
+    costs as much as the rest of a cone query or a find, and the mods and
+    slopes of the literature's cones mostly are powers of two."""
+    return a & (m - 1) if m & (m - 1) == 0 else a % m
+
+
+@njit(cache=True, inline="always")
+def _div(a, d):
+    """a // d (d >= 1, floor), by a shift when d is a power of two."""
+    return a >> np.int64(trailing_zeros(d)) if d & (d - 1) == 0 else a // d
+
+
+@njit(cache=True, inline="always")
 def _divide(idx, m, inverse):
     """(idx // m, idx % m) for 0 <= idx < 2^52 by a multiplication by the
     float ``inverse`` = 1 / m, corrected by one: a 64-bit division costs

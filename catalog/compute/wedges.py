@@ -60,6 +60,7 @@ import numpy as np
 from catalog.compute import bitsets
 from catalog.compute.bitsets import clear, predecessor, successor
 from catalog.compute.jit import njit
+from catalog.compute.kernel import _div, _mod
 
 INF = np.iinfo(np.int64).max // 4
 
@@ -171,7 +172,7 @@ def _left(kind, s1, t1, s2, t2, lk, x):
     """The lowest row of a member with lower key lk in column x."""
     if kind == 1:
         return lk + s1 * x + t1
-    return -((t2 - lk - x) // s2)
+    return -_div(t2 - lk - x, s2)
 
 
 @njit(cache=True, inline="always")
@@ -195,9 +196,9 @@ def _touch(ws, j, c, ra, lb, x):
     top = _right(kind, s1, t1, s2, t2, ra, x)
     if top >= INF:
         return True
-    top -= (top - x - c) % m
+    top -= _mod(top - x - c, m)
     low = _left(kind, s1, t1, s2, t2, lb, x)
-    low += (x + c - low) % m
+    low += _mod(x + c - low, m)
     return low <= top + m
 
 
@@ -351,13 +352,13 @@ def last_blocked(ws, bits, j, x, y):
         field(ws, j, KIND), field(ws, j, S1), field(ws, j, T1), field(ws, j, S2),
         field(ws, j, T2), field(ws, j, MOD),
     )  # fmt: skip
-    c = (y - x) % m
+    c = _mod(y - x, m)
     lk = y - s1 * x - t1 if kind == 1 else s2 * y - x + t2  # lower keys <= lk
     key = lk + field(ws, j, OFF)
     if key < 0:
         return -1
     slot, b0, b1, b2 = _bases(ws, j, c)
-    a = predecessor(bits, b0, b1, b2, min(key // m, field(ws, j, SIZE) - 1))
+    a = predecessor(bits, b0, b1, b2, min(_div(key, m), field(ws, j, SIZE) - 1))
     if a >= 0 and ws[_at(ws, slot + a) + 1] > lk:
         a = predecessor(bits, b0, b1, b2, a - 1)
     if a < 0:
