@@ -28,7 +28,7 @@ lies in its wedge:
   u' <= y - s1 x - t1, v' >= y - s2 x - t2 (has_hi) and y' - x' ≡ y - x (mod m).
   Past k >= kc, l >= 1 follows, so the P-positions enter a structure kc
   columns late: per class the least u' (no upper bound; once blocked, the
-  rest of the class is), or a Fenwick tree over u' keeping the largest v'
+  rest of the class is), or a prefix-maximum tree over u' keeping the largest v'
   (the point found blocks up to y = v' + s2 x + t2). The kc - 1 latest
   columns are checked directly.
 - mirrored cone without an upper bound and s1 = 0 (every step with
@@ -36,24 +36,25 @@ lies in its wedge:
   max(1, t1) columns late (it blocks the rest of the class above it).
 - mirrored cone, l = x - x', k = y - y': u' = x' - s1 y', v' = x' - s2 y';
   l >= 1 holds, k >= 1 does not: without an upper bound (s1 >= 1) a
-  Fenwick tree over y' keeps the least u' (prefix y' < y); with one, a
-  P-position with k <= 0 would need l <= t2, so they enter t2 + 1 columns
-  late into a Fenwick tree over v' (a suffix v' >= x - s2 y - t2) keeping
+  prefix-maximum tree over y' keeps the least u' (prefix y' < y); with one,
+  a P-position with k <= 0 would need l <= t2, so they enter t2 + 1 columns
+  late into a tree over v' (a suffix v' >= x - s2 y - t2) keeping
   the least u' (that point blocks up to y = (x - t1 - u') // s1, the
   farthest of all).
 - a band (a plain cone with s1 = s2 = s, as a-Wythoff's): a P-position blocks
   the lines w = y - s x in [u' + t1, u' + t2] of its class, for good. A
   "next free line" union-find per class (chains m lines apart) marks each
   line once and sends the search straight past the run of blocked lines,
-  where the Fenwick tree would stop at every band (in the climb below, its
+  where a tree would stop at every band (in the climb below, its
   union-find of settled rows holds them). A mirrored band of slope 1 is the
   plain band [1, -t2, 1, -t1].
 
-Their code, shared with the climb, is :mod:`catalog.compute.conetrees`. A
-Fenwick tree spans up to (s + 1) n positions in each of m classes but holds
-about n / m entries a class: where that is smaller, a cone's trees are
-bucketed (B = 2^k positions a bucket, B about m (s + 1), a list of entries
-a bucket), about 64 n bytes a cone.
+Their code, shared with the climb, is :mod:`catalog.compute.conetrees`: a
+tree answers the largest v' of a prefix from its records, kept in a bitset
+(a predecessor search a query). A tree spans up to (s + 1) n positions in
+each of m classes but holds about n / m entries a class: where that is
+smaller, a cone's trees are bucketed (B = 2^k positions a bucket, B about m
+(s + 1), a list of entries a bucket), about 64 n bytes a cone.
 
 Other rays (a, b) with a, b >= 1 keep a "next free line" union-find of
 their lines, which sends the search past a ray's run of used lines in one
@@ -97,7 +98,7 @@ from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, mer
 
 INF = np.iinfo(np.int64).max // 4
 NEG = -INF
-#: Bytes of Fenwick trees above which :func:`cone_sweep_p_positions` refuses.
+#: Bytes of trees above which :func:`cone_sweep_p_positions` refuses.
 TREE_BUDGET = 2**30
 
 
@@ -261,19 +262,19 @@ def _trees(
     climb: bool = False,
     entries: int | None = None,
 ) -> tuple[Any, ...]:
-    """Each cone's delay, u' shift and Fenwick trees (flat, per class), then
-    the wedges' components (:mod:`catalog.compute.wedges`); the wedges too
-    in Fenwick trees when their components would pass the budget and the
-    trees would not (they take 16 bytes a key, the components 32 a key
-    divided by m). A tree is bucketed (:mod:`catalog.compute.conetrees`;
-    the pools hold ``entries`` P-positions, n plus the forced ones) where
-    that takes fewer words: a class's tree spans (s + 1) n positions for
-    about n / m entries, and the smaller tables were measured as fast or
-    faster (at 10^6 beside Wythoff's diagonal, the wedge 3..5 mod 8 0.9 s
-    instead of 1.7, the mirrored cone 2..3 1.7 s instead of 2.1; alone, the
-    mirrored cone 2..3 mod 8 0.08 s and 61 MB instead of 0.12 s and 488).
-    With ``climb`` (for :mod:`catalog.compute.wedgescan`) a band gets no
-    lines of its own: the climb's settled rows hold them."""
+    """Each cone's delay, u' shift and trees (flat, per class), then the wedges'
+    components (:mod:`catalog.compute.wedges`) and the bitsets (the wedges',
+    then the trees' records); the wedges too in trees when their components
+    would pass the budget and the trees would not (they take 16 bytes a key,
+    the components 32 a key divided by m). A tree is bucketed
+    (:mod:`catalog.compute.conetrees`; the pools hold ``entries`` P-positions,
+    n plus the forced ones) where that takes fewer words: a class's tree spans
+    (s + 1) n positions for about n / m entries, and the smaller tables were
+    measured as fast or faster (at 10^6 beside Wythoff's diagonal, the wedge
+    3..5 mod 8 0.9 s instead of 1.7, the mirrored cone 2..3 1.7 s instead of
+    2.1; alone, the mirrored cone 2..3 mod 8 0.08 s and 61 MB instead of 0.12 s
+    and 488). With ``climb`` (for :mod:`catalog.compute.wedgescan`) a band gets
+    no lines of its own: the climb's settled rows hold them."""
     rows = cones.tolist()
     entries = n if entries is None else entries
     need = 0
@@ -319,11 +320,11 @@ def _trees(
         elif logs[j]:  # each class's k, in its tree's unused slot 0
             tu[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1) : tsize[j] + 1] = logs[j]
     ws, bits = wedges.layout(n, cones, kc, kinds)
-    # each Fenwick-kind class's records, a bitset after the wedges' words
+    # each tree's records, a bitset a class after the wedges' words
     # (its level 0's offset in the class's tv[base], unused otherwise)
     at = bits.size
     for j, row in enumerate(rows):
-        if not _fenwick(row, kinds[j]):
+        if not _keeps_tree(row, kinds[j]):
             continue
         count = tsize[j] // 2 if logs[j] else tsize[j]
         for c in range(row[5]):
@@ -357,8 +358,8 @@ def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
     return (s1 + 1) * n  # over u' + s1 n
 
 
-def _fenwick(row: list[int], kind: int) -> bool:
-    """Does cone ``row`` (of this kind) keep Fenwick trees?"""
+def _keeps_tree(row: list[int], kind: int) -> bool:
+    """Does cone ``row`` (of this kind) keep prefix-maximum trees?"""
     s1, _t1, s2, _t2, hi, _m, mirror = row
     if kind or (hi and not mirror and s1 == s2):
         return False  # components, or a band's lines
@@ -384,7 +385,7 @@ def _tree_words(
 
 def _bit_bytes(n: int, row: list[int], kind: int, climb: bool, log: int) -> int:
     """Bytes of cone ``row``'s bitsets of records (none but for trees)."""
-    if not _fenwick(row, kind):
+    if not _keeps_tree(row, kind):
         return 0
     size = _tree_size(n, row, kind, climb)
     return 8 * row[5] * _stair_words(_buckets(size, log) if log else size)
@@ -421,12 +422,12 @@ def _bucket_logs(
     logs = [0] * len(rows)
     for j, (row, kind) in enumerate(zip(rows, kinds, strict=True)):
         ratio = row[5] * _tree_size(n, row, kind, climb) // max(1, entries)
-        if _fenwick(row, kind) and ratio > 1:
+        if _keeps_tree(row, kind) and ratio > 1:
             k = ratio.bit_length() - 1
             logs[j] = k if words(j, k) < words(j, 0) else 0
     while 16 * sum(words(j, g) for j, g in enumerate(logs)) > budget:
         grow = [
-            fewer(j, g) if _fenwick(rows[j], kinds[j]) else 0
+            fewer(j, g) if _keeps_tree(rows[j], kinds[j]) else 0
             for j, g in enumerate(logs)
         ]
         if not any(grow):
@@ -502,7 +503,8 @@ def cone_sweep_p_positions(
     a union-find find and, per cone and jump, a query: O(1) for a band or a
     plain cone without an upper line, a predecessor search in a three-level
     bitset for a wedge (its inserts and merges amortised O(1) a P-position),
-    a Fenwick query (O(log n)) for the other cones, and a look at the
+    a predecessor search in its records for the other cones (each entry
+    amortised O(1) searches), and a look at the
     cone's delay columns (kc - 1, or t2 for a mirrored cone with an upper
     bound); each extra-ray, move or forced-N hit costs one more step.
     When M > 1 and every cone's blocked rows grow under one shear σ

@@ -198,10 +198,12 @@ def _block_probe(game: Definition) -> tuple[float, float, float, int]:
 #: twice and four times as wide).
 CONE_PROBE = 1024
 #: Seconds a step of the cone sweep's search (a free row found, then passed
-#: or taken: :func:`catalog.compute.conesweep._sweep`): about 100 ns at
-#: 10^6 beside Wythoff's diagonal, 190 with mod 4 (a row find, a ray find,
-#: a tree query), twice that for a busy machine.
-CONE_STEP = 4.0e-7
+#: or taken, or a cone asked: :func:`catalog.compute.conesweep._sweep`):
+#: 16-20 ns at 10^6 beside Wythoff's diagonal with mod 4 or 8, where a
+#: column takes about 25 steps (the games of few steps a column spend their
+#: time in the per-rule term of :func:`engine_seconds`), five times that
+#: for a busy machine and larger trees.
+CONE_STEP = 1.0e-7
 
 
 @lru_cache(maxsize=256)

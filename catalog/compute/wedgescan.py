@@ -17,7 +17,7 @@ wedge, [s1, ∞) for a plain cone without an upper line, σ = s for a band,
 line and s1 = 1, any σ for one with s1 = 0) that set only grows, and with
 σ ≡ 1 (mod M) row y + σ is in the class of row y one column on. So when one
 σ suits every cone (:func:`common_shear`), whatever the structures block
-(components, the least keys, Fenwick trees, see
+(components, the least keys, prefix-maximum trees, see
 :mod:`catalog.compute.conetrees`) stays blocked: if they block (x, y), they
 block (x', y + σ (x' - x)) in every later column x'. The climb keeps one
 more union-find, ``settled``, over w + σn (every class on one line, chains
@@ -45,7 +45,7 @@ wedges at n = 10^6: about 2.7 finds of rows, 2.4 of ``settled`` and 2.5
 component queries a column, whatever the mod from 2 to 64, where the class
 by class search took 1.4 M finds (0.45 s instead of 4.9 s at mod 64); the
 64-modular cone 0.05-0.09 s instead of 1.0 s, the mirrored one 0.08 s
-instead of 1.8 s (a Fenwick tree per class). Memory: 8 ((σ + 1) n + 2)
+instead of 1.8 s (then a Fenwick tree per class). Memory: 8 ((σ + 1) n + 2)
 bytes of ``settled``, counted in the sweep's budget. With M = 1 the
 sweep's search is already one climb a column, and measured faster than this
 one (one union-find fewer), so it is kept.
