@@ -118,7 +118,7 @@ def _stair_best(tv, tu, bits, base, count, q):
     return tv[base + 1 + a], tu[base + 1 + a]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _tree_set(tv, tu, bits, base, size, pool, p, v, u):
     """Keep (v, u) at position p of the class at ``base``, plain
     (``tu[base]`` = 0, ``size`` positions) or bucketed (k = ``tu[base]``,
@@ -142,7 +142,7 @@ def _tree_set(tv, tu, bits, base, size, pool, p, v, u):
     tu[head] = e
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _tree_best(tv, tu, bits, base, size, pool, p):
     """(largest v, its u) over positions 0..p of the class at ``base``
     (NEG if none), plain or bucketed (as :func:`_tree_set`): the records

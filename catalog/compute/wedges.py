@@ -53,6 +53,7 @@ References
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -69,8 +70,10 @@ INF = np.iinfo(np.int64).max // 4
 NCONES, SIDE, HEADS, SLOTS = range(4)
 HEADER = 8
 # A cone's fields.
-KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY = range(16)
-FIELDS = 16
+KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY, GAP = range(
+    17
+)
+FIELDS = 17
 #: Words a component slot.
 WORDS = 4
 PLAIN, MIRRORED = 1, 2
@@ -78,15 +81,33 @@ PLAIN, MIRRORED = 1, 2
 
 def shear(row: Any) -> int:
     """The component kind of a cone row [s1, t1, s2, t2, hi, m, mirror]:
-    :data:`PLAIN`, :data:`MIRRORED`, or 0 when no shear makes its sets grow
-    (a band, a cone without an upper line, a mirrored cone with s1 >= 2, a
-    plain one with no σ ≡ 1 (mod m) in [s1, s2])."""
-    s1, _t1, s2, _t2, hi, m, mirror = (int(v) for v in row)
+    :data:`PLAIN`, :data:`MIRRORED`, or 0 for the cones whose sets do not
+    grow under a shear (a band, a cone without an upper line)."""
+    s1, _t1, s2, _t2, hi, _m, mirror = (int(v) for v in row)
     if not hi or s1 == s2:
         return 0
+    return MIRRORED if mirror else PLAIN
+
+
+def gap(row: Any) -> int:
+    """The modulus g of a wedge's merges (0: none, its ends' real values
+    are compared): two components of a class are one once no row y with
+    y ≡ x + c (mod g) lies between them, c the class, and stay one.
+
+    Under a shear σ between the speeds of the ends (w = y - σ x; σ in
+    [s1, s2] plain, [1/s2, 1/s1] mirrored) the gap between two components
+    only shrinks, and class c's rows, y ≡ x + c (mod m), are the w with
+    w ≡ c + (1 - σ) x (mod m): with σ ≡ 1 (mod m) a fixed residue, so g = m.
+    Otherwise they turn with x, through every w ≡ c (mod g) for
+    g = gcd(σ - 1, m) (the best σ of the interval); no such w between them
+    means none of the class ever. A mirrored cone with s1 >= 2 has no
+    integer σ, and its class's rows turn by one row a column: g = 0, one
+    once their real intervals meet ((Lk + x - t2) / s2 <= (Rk + x - t1) /
+    s1, which only grows true)."""
+    s1, _t1, s2, _t2, _hi, m, mirror = (int(v) for v in row)
     if mirror:
-        return MIRRORED if s1 <= 1 <= s2 else 0
-    return PLAIN if s2 - s1 >= (1 - s1) % m else 0
+        return m if s1 <= 1 else 0
+    return max(math.gcd(sigma - 1, m) for sigma in range(s1, min(s2, s1 + m) + 1))
 
 
 def _opens(row: Any, kc: int, n: int) -> int:
@@ -108,9 +129,10 @@ def _opens(row: Any, kc: int, n: int) -> int:
 
 
 def _size(row: list[int], kind: int, n: int) -> int:
-    """Lower keys a class: the range of Lk, divided by m (see :func:`insert`)."""
-    s1, _t1, s2, _t2, _hi, m, _mirror = row
-    return ((s1 + 1) * n if kind == PLAIN else (s2 + 1) * n) // m + 1
+    """Lower keys a class: the range of Lk, divided by g (see :func:`insert`
+    and :func:`gap`; by 1 for g = 0)."""
+    s1, _t1, s2, _t2, _hi, _m, _mirror = row
+    return ((s1 + 1) * n if kind == PLAIN else (s2 + 1) * n) // max(1, gap(row)) + 1
 
 
 def nbytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
@@ -143,6 +165,7 @@ def layout(
         rows[j] = (
             kind, s1, t1, s2, t2, m, size, s1 * n if kind == PLAIN else n,
             slots, words, w0, words + m * w0, w1, words + m * (w0 + w1), w2, entry,
+            gap(row),
         )  # fmt: skip
         slots += m * size
         words += m * (w0 + w1 + w2)
@@ -182,24 +205,27 @@ def _right(kind, s1, t1, s2, t2, rk, x):
         return rk + s2 * x + t2
     if s1 == 0:
         return INF
-    return rk + x - t1
+    return _div(rk + x - t1, s1)
 
 
 @njit(cache=True, inline="always")
 def _touch(ws, j, c, ra, lb, x):
     """Do a component with upper key ra and one with lower key lb above it
-    leave no row of class c between them in column x?"""
-    kind, s1, t1, s2, t2, m = (
+    leave no row of class c between them in column x, nor in any later
+    column (:func:`gap`)?"""
+    kind, s1, t1, s2, t2, g = (
         field(ws, j, KIND), field(ws, j, S1), field(ws, j, T1), field(ws, j, S2),
-        field(ws, j, T2), field(ws, j, MOD),
+        field(ws, j, T2), field(ws, j, GAP),
     )  # fmt: skip
+    if g == 0:  # the real ends: (lb + x - t2) / s2 <= (ra + x - t1) / s1
+        return s1 * (lb + x - t2) <= s2 * (ra + x - t1)
     top = _right(kind, s1, t1, s2, t2, ra, x)
     if top >= INF:
         return True
-    top -= _mod(top - x - c, m)
+    top -= _mod(top - x - c, g)
     low = _left(kind, s1, t1, s2, t2, lb, x)
-    low += _mod(x + c - low, m)
-    return low <= top + m
+    low += _mod(x + c - low, g)
+    return low <= top + g
 
 
 @njit(cache=True, inline="always")
@@ -295,16 +321,17 @@ def _absorb(ws, bits, j, c, key, x):
 def insert(ws, bits, j, x, xo, yo):
     """The P-position (xo, yo) joins cone j's components in column x.
 
-    A class's keys are the lower keys divided by m: two components whose
-    lower keys are that close have lowest rows at most m apart, so they
-    touch and are one."""
+    A class's keys are the lower keys divided by g (:func:`gap`; 1 for
+    g = 0): two members whose lower keys are that close have lowest rows
+    less than g apart, and each holds a row y ≡ x + c (mod g) for good, so
+    they touch and are one."""
     m = field(ws, j, MOD)
-    c = (yo - xo) % m
+    c = _mod(yo - xo, m)
     if field(ws, j, KIND) == 1:
         lk, r = yo - field(ws, j, S1) * xo, yo - field(ws, j, S2) * xo
     else:
-        lk, r = field(ws, j, S2) * yo - xo, yo - xo
-    key = (lk + field(ws, j, OFF)) // m
+        lk, r = field(ws, j, S2) * yo - xo, field(ws, j, S1) * yo - xo
+    key = _div(lk + field(ws, j, OFF), max(1, field(ws, j, GAP)))
     slot, b0, b1, b2 = _bases(ws, j, c)
     a = predecessor(bits, b0, b1, b2, key)
     at = _at(ws, slot + a)
@@ -358,7 +385,8 @@ def last_blocked(ws, bits, j, x, y):
     if key < 0:
         return -1
     slot, b0, b1, b2 = _bases(ws, j, c)
-    a = predecessor(bits, b0, b1, b2, min(_div(key, m), field(ws, j, SIZE) - 1))
+    g = max(1, field(ws, j, GAP))
+    a = predecessor(bits, b0, b1, b2, min(_div(key, g), field(ws, j, SIZE) - 1))
     if a >= 0 and ws[_at(ws, slot + a) + 1] > lk:
         a = predecessor(bits, b0, b1, b2, a - 1)
     if a < 0:

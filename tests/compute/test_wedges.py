@@ -29,7 +29,7 @@ def random_wedge(rng: random.Random) -> list[int]:
         s2,
         rng.randint(-8, 12),
         rng.choice([1, 1, 1, 0]),
-        rng.choice([1, 1, 2, 3, 4, 7]),
+        rng.choice([1, 1, 2, 3, 4, 6, 7, 8]),
         rng.randint(0, 1),
     ]
 
@@ -52,10 +52,35 @@ def random_game(rng: random.Random, n: int) -> dict:
 
 
 def test_random_games_cover_both_kinds() -> None:
-    """The generator reaches plain and mirrored components and the trees."""
+    """The generator reaches plain and mirrored components and the trees,
+    and each way components merge: a residue of m, of g < m (no shear
+    σ ≡ 1 mod m), and the real ends (mirrored, s1 >= 2)."""
     rng = random.Random(0)
-    kinds = [wedges.shear(c) for _ in range(300) for c in random_game(rng, 9)["cones"]]
+    rows = [c for _ in range(300) for c in random_game(rng, 9)["cones"]]
+    kinds = [wedges.shear(c) for c in rows]
     assert {kinds.count(k) > 30 for k in (0, wedges.PLAIN, wedges.MIRRORED)} == {True}
+    merges = [
+        "m" if wedges.gap(c) == c[5] else "real" if wedges.gap(c) == 0 else "g"
+        for c, k in zip(rows, kinds, strict=True)
+        if k and c[5] > 1
+    ]
+    assert {merges.count(w) > 10 for w in ("m", "g", "real")} == {True}
+
+
+@pytest.mark.parametrize(
+    ("row", "g"),
+    [
+        ([1, 0, 2, 2, 1, 4, 0], 4),  # σ = 1
+        ([3, 0, 5, 2, 1, 8, 0], 4),  # σ = 5: 4 = gcd(5 - 1, 8)
+        ([2, 0, 3, 1, 1, 4, 0], 2),  # σ = 3
+        ([2, 0, 2, 1, 1, 4, 0], 0),  # a band: no components
+        ([4, 0, 5, 1, 1, 5, 0], 1),  # gcd(3, 5) = gcd(4, 5) = 1
+        ([0, 1, 9, 0, 1, 7, 1], 7),  # mirrored, s1 <= 1 <= s2: σ = 1
+        ([2, 0, 3, 1, 1, 4, 1], 0),  # mirrored, s1 >= 2: the real ends
+    ],
+)
+def test_the_merges_modulus(row: list[int], g: int) -> None:
+    assert (wedges.gap(row) if wedges.shear(row) else 0) == g
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -105,6 +130,34 @@ def test_st_wythoff_through_the_components(s: int, t: int, m: int) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "cones",
+    [
+        [[3, 0, 5, 2, 1, 8, 0]],
+        [[2, 0, 3, 1, 1, 4, 0], [2, 0, 3, 1, 1, 4, 1]],
+        [[3, -1, 5, 1, 1, 2, 1]],
+        [[2, 0, 4, 1, 1, 6, 1], [2, 0, 4, 1, 1, 6, 0]],
+        [[4, 0, 5, 1, 1, 5, 0], [4, 0, 5, 1, 1, 5, 1]],
+    ],
+)
+def test_turning_classes_beside_the_diagonal(
+    cones: list[list[int]], monkeypatch
+) -> None:
+    """Cones that no shear σ ≡ 1 (mod m) suits, whose classes turn against
+    the components' keys (merged by a residue of g < m, or by their real
+    ends), beside Wythoff's diagonal (where their columns search far): the
+    same P-positions as the trees at n = 6000 and the dense engine at 700."""
+    rays = [*NIM, [1, 1]]
+    assert all(wedges.shear(c) and wedges.gap(c) < c[5] for c in cones)
+    fast = cone_sweep_p_positions(6000, cones, rays=rays)
+    np.testing.assert_array_equal(
+        fast[(fast < 700).all(axis=1)],
+        dense_p_positions(700, rays=rays, cones=cones),
+    )
+    monkeypatch.setattr(wedges, "shear", lambda row: 0)
+    np.testing.assert_array_equal(fast, cone_sweep_p_positions(6000, cones, rays=rays))
+
+
 def test_fallback_to_trees_past_the_budget(monkeypatch) -> None:
     """Components over the budget and trees under it: the trees compute."""
     cones = np.array([[1, 0, 2, 2, 1, 1, 0]], dtype=np.int64)
@@ -123,12 +176,18 @@ def test_fallback_to_trees_past_the_budget(monkeypatch) -> None:
 
 def test_query_is_the_literal_move_set() -> None:
     """last_blocked against in_cone, cell by cell, after inserting a few
-    P-positions by hand: lower keys that share a class's key (divided by m)
+    P-positions by hand: lower keys that share a class's key (divided by g)
     but start above y must not block it."""
     from catalog.compute.ruleset import in_cone
 
     n = 40
-    for row in ([1, 1, 3, 0, 1, 2, 0], [0, 1, 2, -1, 1, 3, 0], [1, 0, 3, 1, 1, 4, 1]):
+    for row in (
+        [1, 1, 3, 0, 1, 2, 0],
+        [0, 1, 2, -1, 1, 3, 0],
+        [1, 0, 3, 1, 1, 4, 1],
+        [2, 0, 3, 1, 1, 4, 0],  # g = 2
+        [3, -1, 5, 1, 1, 2, 1],  # g = 0
+    ):
         cones = np.array([row], dtype=np.int64)
         kind = wedges.shear(row)
         assert kind
