@@ -279,7 +279,7 @@ def _trees(
     entries = n if entries is None else entries
     need = 0
     for kinds in ([wedges.shear(row) for row in rows], [0] * len(rows)):
-        parts = wedges.nbytes(n, cones, kinds)
+        parts = wedges.nbytes(n, cones, kinds, entries)
         logs = _bucket_logs(n, rows, kinds, climb, entries, TREE_BUDGET - parts)
         need = _tree_bytes(n, cones, kinds, climb, logs, entries) + parts
         if need <= TREE_BUDGET:
@@ -319,7 +319,7 @@ def _trees(
             tv[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1)] = 0
         elif logs[j]:  # each class's k, in its tree's unused slot 0
             tu[tbase[j] : tbase[j] + row[5] * (tsize[j] + 1) : tsize[j] + 1] = logs[j]
-    ws, bits = wedges.layout(n, cones, kc, kinds)
+    ws, bits = wedges.layout(n, cones, kc, kinds, entries)
     # each tree's records, a bitset a class after the wedges' words
     # (its level 0's offset in the class's tv[base], unused otherwise)
     at = bits.size

@@ -67,15 +67,16 @@ INF = np.iinfo(np.int64).max // 4
 
 # The header of ``ws``: cone count, n, where the columns' events and the
 # slots start; then each cone's FIELDS words.
-NCONES, SIDE, HEADS, SLOTS = range(4)
+NCONES, SIDE, HEADS, SLOTS, INDEX, POOL = range(6)
 HEADER = 8
 # A cone's fields.
 KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY, GAP = range(
     17
 )
 FIELDS = 17
-#: Words a component slot.
-WORDS = 4
+#: Words a component slot: upper key, lower key, next and previous event,
+#: its key (global: the cone's and class's keys follow each other).
+WORDS = 5
 PLAIN, MIRRORED = 1, 2
 
 
@@ -135,23 +136,29 @@ def _size(row: list[int], kind: int, n: int) -> int:
     return ((s1 + 1) * n if kind == PLAIN else (s2 + 1) * n) // max(1, gap(row)) + 1
 
 
-def nbytes(n: int, cones: np.ndarray, kinds: list[int]) -> int:
-    """The bytes :func:`layout` allocates for these kinds."""
+def nbytes(n: int, cones: np.ndarray, kinds: list[int], entries: int = 0) -> int:
+    """The bytes :func:`layout` allocates for these kinds (``entries``
+    P-positions a cone, n by default)."""
     total = 8 * n
     for row, kind in zip(cones.tolist(), kinds, strict=True):
         if kind:
             size = _size(row, kind, n)
-            total += row[5] * (8 * WORDS * size + size // 8 + 64)
+            total += row[5] * (4 * size + size // 8 + 64)
+            total += 8 * WORDS * ((entries or n) + 1)
     return total
 
 
 def layout(
-    n: int, cones: np.ndarray, kc: np.ndarray, kinds: list[int]
+    n: int, cones: np.ndarray, kc: np.ndarray, kinds: list[int], entries: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """``ws`` and the bitsets for the cones of a non-zero kind (the others
-    are left to the cone sweep's other structures), all free."""
+    are left to the cone sweep's other structures), all free: a pool of
+    ``entries`` slots a cone (n by default; every P-position enters a cone
+    once and makes at most one component) and, per key, the slot of its
+    component, half a word (a key's slot of 32 bytes took 1 GB for the
+    mirrored cone 3..6 mod 4 at 10^6)."""
     rows = np.zeros((len(cones), FIELDS), dtype=np.int64)
-    slots = words = 0
+    slots = words = pool = 0
     for j, row in enumerate(cones.tolist()):
         kind = kinds[j]
         if not kind:
@@ -169,9 +176,13 @@ def layout(
         )  # fmt: skip
         slots += m * size
         words += m * (w0 + w1 + w2)
+        pool += (entries or n) + 1
     heads = HEADER + FIELDS * len(cones)
-    ws = np.zeros(heads + n + WORDS * slots, dtype=np.int64)  # untouched: free
-    ws[NCONES], ws[SIDE], ws[HEADS], ws[SLOTS] = len(cones), n, heads, heads + n
+    index = heads + n
+    start = index + (slots + 1) // 2 + 1
+    ws = np.zeros(start + WORDS * pool, dtype=np.int64)  # untouched: free
+    ws[NCONES], ws[SIDE], ws[HEADS] = len(cones), n, heads
+    ws[SLOTS], ws[INDEX] = start, index
     ws[HEADER:heads] = rows.ravel()
     return ws, np.zeros(max(words, 1), dtype=np.uint64)
 
@@ -230,13 +241,34 @@ def _touch(ws, j, c, ra, lb, x):
 
 @njit(cache=True, inline="always")
 def _bases(ws, j, c):
-    """Class c's first slot and its bitset's three levels."""
+    """Class c's first (global) key and its bitset's three levels."""
     return (
         field(ws, j, SLOT) + c * field(ws, j, SIZE),
         field(ws, j, B0) + c * field(ws, j, W0),
         field(ws, j, B1) + c * field(ws, j, W1),
         field(ws, j, B2) + c * field(ws, j, W2),
     )
+
+
+@njit(cache=True, inline="always")
+def _slot(ws, gk):
+    """The slot of the component at global key gk (a key in its bitset)."""
+    word = ws[ws[INDEX] + (gk >> 1)]
+    return ((word >> (32 * (gk & 1))) & 0xFFFFFFFF) - 1
+
+
+@njit(cache=True, inline="always")
+def _new(ws, gk, r, lk):
+    """A new component at global key gk, of upper key r and lower key lk:
+    the next slot of the pool. Returns where its words start."""
+    s = ws[POOL]
+    ws[POOL] = s + 1
+    i = ws[INDEX] + (gk >> 1)
+    shift = 32 * (gk & 1)
+    ws[i] = (ws[i] & ~(0xFFFFFFFF << shift)) | ((s + 1) << shift)
+    at = _at(ws, s)
+    ws[at], ws[at + 1], ws[at + 4] = r, lk, gk
+    return at
 
 
 @njit(cache=True, inline="always")
@@ -269,13 +301,13 @@ def _schedule(ws, bits, j, c, key, x):
     """Put the component at ``key`` in the list of the first column after x
     at which it touches its successor (nowhere if none below n)."""
     slot, b0, b1, b2 = _bases(ws, j, c)
-    s = slot + key
+    s = _slot(ws, slot + key)
     _unlink(ws, s)
     nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
     if nb < 0:
         return
     n = ws[SIDE]
-    ra, lb = ws[_at(ws, s)], ws[_at(ws, slot + nb) + 1]
+    ra, lb = ws[_at(ws, s)], ws[_at(ws, _slot(ws, slot + nb)) + 1]
     lo, step = x, 1  # the test is false at lo and monotone in the column
     hi = x + 1
     while hi < n and not _touch(ws, j, c, ra, lb, hi):
@@ -304,17 +336,18 @@ def _schedule(ws, bits, j, c, key, x):
 def _absorb(ws, bits, j, c, key, x):
     """Merge into the component at ``key`` the successors it touches."""
     slot, b0, b1, b2 = _bases(ws, j, c)
-    at = _at(ws, slot + key)
+    at = _at(ws, _slot(ws, slot + key))
     while True:
         nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
         if nb < 0:
             return
-        other = _at(ws, slot + nb)
+        s = _slot(ws, slot + nb)
+        other = _at(ws, s)
         if not _touch(ws, j, c, ws[at], ws[other + 1], x):
             return
         ws[at] = max(ws[at], ws[other])
         clear(bits, b0, b1, b2, nb)
-        _unlink(ws, slot + nb)
+        _unlink(ws, s)
 
 
 @njit(cache=True, _nrt=False)
@@ -334,15 +367,14 @@ def insert(ws, bits, j, x, xo, yo):
     key = _div(lk + field(ws, j, OFF), max(1, field(ws, j, GAP)))
     slot, b0, b1, b2 = _bases(ws, j, c)
     a = predecessor(bits, b0, b1, b2, key)
-    at = _at(ws, slot + a)
+    at = _at(ws, _slot(ws, slot + a)) if a >= 0 else 0
     if a >= 0 and (a == key or _touch(ws, j, c, ws[at], lk, x)):
         ws[at] = max(ws[at], r)
         ws[at + 1] = min(ws[at + 1], lk)
         comp = a
     else:
         bitsets.insert(bits, b0, b1, b2, key)
-        at = _at(ws, slot + key)
-        ws[at], ws[at + 1] = r, lk
+        _new(ws, slot + key, r, lk)
         comp = key
     _absorb(ws, bits, j, c, comp, x)
     _schedule(ws, bits, j, c, comp, x)
@@ -352,7 +384,7 @@ def insert(ws, bits, j, x, xo, yo):
 
 @njit(cache=True, inline="always")
 def _end(ws, j):
-    """The slot after cone j's."""
+    """The global key after cone j's."""
     return field(ws, j, SLOT) + field(ws, j, MOD) * field(ws, j, SIZE)
 
 
@@ -362,11 +394,12 @@ def merge_due(ws, bits, x):
     while ws[ws[HEADS] + x] > 0:
         s = ws[ws[HEADS] + x] - 1
         _unlink(ws, s)
-        j = 0  # the cone whose slots hold s
-        while not field(ws, j, KIND) or s >= _end(ws, j):
+        gk = ws[_at(ws, s) + 4]
+        j = 0  # the cone whose keys hold gk
+        while not field(ws, j, KIND) or gk >= _end(ws, j):
             j += 1
-        c = (s - field(ws, j, SLOT)) // field(ws, j, SIZE)
-        key = s - field(ws, j, SLOT) - c * field(ws, j, SIZE)
+        c = (gk - field(ws, j, SLOT)) // field(ws, j, SIZE)
+        key = gk - field(ws, j, SLOT) - c * field(ws, j, SIZE)
         _absorb(ws, bits, j, c, key, x)
         _schedule(ws, bits, j, c, key, x)
 
@@ -387,9 +420,9 @@ def last_blocked(ws, bits, j, x, y):
     slot, b0, b1, b2 = _bases(ws, j, c)
     g = max(1, field(ws, j, GAP))
     a = predecessor(bits, b0, b1, b2, min(_div(key, g), field(ws, j, SIZE) - 1))
-    if a >= 0 and ws[_at(ws, slot + a) + 1] > lk:
+    if a >= 0 and ws[_at(ws, _slot(ws, slot + a)) + 1] > lk:
         a = predecessor(bits, b0, b1, b2, a - 1)
     if a < 0:
         return -1
-    top = _right(kind, s1, t1, s2, t2, ws[_at(ws, slot + a)], x)
+    top = _right(kind, s1, t1, s2, t2, ws[_at(ws, _slot(ws, slot + a))], x)
     return top if top >= y else -1
