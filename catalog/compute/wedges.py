@@ -77,15 +77,19 @@ FIELDS = 17
 #: Words a component slot: upper key, lower key, next and previous event,
 #: its key (global: the cone's and class's keys follow each other).
 WORDS = 5
-PLAIN, MIRRORED = 1, 2
+PLAIN, MIRRORED, OPEN = 1, 2, 3
 
 
 def shear(row: Any) -> int:
     """The component kind of a cone row [s1, t1, s2, t2, hi, m, mirror]:
-    :data:`PLAIN`, :data:`MIRRORED`, or 0 for the cones whose sets do not
-    grow under a shear (a band, a cone without an upper line)."""
+    :data:`PLAIN`, :data:`MIRRORED`, :data:`OPEN` (mirrored without an
+    upper line, s1 >= 1: rows y' + 1 to y' + (x - x' - t1) / s1), or 0 for
+    the cones left to the sweep's other structures (a band, a plain cone
+    without an upper line, a mirrored one of s1 = 0: O(1) a query)."""
     s1, _t1, s2, _t2, hi, _m, mirror = (int(v) for v in row)
-    if not hi or s1 == s2:
+    if not hi:
+        return OPEN if mirror and s1 >= 1 else 0
+    if s1 == s2:
         return 0
     return MIRRORED if mirror else PLAIN
 
@@ -104,23 +108,24 @@ def gap(row: Any) -> int:
     means none of the class ever. A mirrored cone with s1 >= 2 has no
     integer σ, and its class's rows turn by one row a column: g = 0, one
     once their real intervals meet ((Lk + x - t2) / s2 <= (Rk + x - t1) /
-    s1, which only grows true)."""
-    s1, _t1, s2, _t2, _hi, m, mirror = (int(v) for v in row)
+    s1, which only grows true). One without an upper line keeps its lowest
+    row, y' + 1 (σ = 0; g = 1 for s1 >= 2, whose rows turn)."""
+    s1, _t1, s2, _t2, hi, m, mirror = (int(v) for v in row)
     if mirror:
-        return m if s1 <= 1 else 0
+        return m if s1 <= 1 else 0 if hi else 1
     return max(math.gcd(sigma - 1, m) for sigma in range(s1, min(s2, s1 + m) + 1))
 
 
 def _opens(row: Any, kc: int, n: int) -> int:
     """The first k = x - x' from which the cone's set is non-empty and its
     ends linear (n if none below n)."""
-    s1, t1, s2, t2, _hi, m, mirror = (int(v) for v in row)
-    start = kc if not mirror else max(1, t2 + 1)
+    s1, t1, s2, t2, upper, m, mirror = (int(v) for v in row)
+    start = kc if not mirror else max(1, t2 + 1) if upper else 1
     for big_x in range(start, n):
         if mirror:
             if s1 == 0 and big_x < t1:
                 continue
-            lo = -((t2 - big_x) // s2)
+            lo = -((t2 - big_x) // s2) if upper else 1
             hi = INF if s1 == 0 else (big_x - t1) // s1
         else:
             lo, hi = s1 * big_x + t1, s2 * big_x + t2
@@ -133,7 +138,8 @@ def _size(row: list[int], kind: int, n: int) -> int:
     """Lower keys a class: the range of Lk, divided by g (see :func:`insert`
     and :func:`gap`; by 1 for g = 0)."""
     s1, _t1, s2, _t2, _hi, _m, _mirror = row
-    return ((s1 + 1) * n if kind == PLAIN else (s2 + 1) * n) // max(1, gap(row)) + 1
+    keys = (s1 + 1) * n if kind == PLAIN else (s2 + 1) * n if kind == MIRRORED else n
+    return keys // max(1, gap(row)) + 1
 
 
 def nbytes(n: int, cones: np.ndarray, kinds: list[int], entries: int = 0) -> int:
@@ -170,7 +176,8 @@ def layout(
         w2 = (w1 + 63) >> 6
         entry = _opens(row, int(kc[j]), n)
         rows[j] = (
-            kind, s1, t1, s2, t2, m, size, s1 * n if kind == PLAIN else n,
+            kind, s1, t1, s2, t2, m, size,
+            s1 * n if kind == PLAIN else n if kind == MIRRORED else 0,
             slots, words, w0, words + m * w0, w1, words + m * (w0 + w1), w2, entry,
             gap(row),
         )  # fmt: skip
@@ -206,6 +213,8 @@ def _left(kind, s1, t1, s2, t2, lk, x):
     """The lowest row of a member with lower key lk in column x."""
     if kind == 1:
         return lk + s1 * x + t1
+    if kind == 3:  # y' + 1
+        return lk + 1
     return -_div(t2 - lk - x, s2)
 
 
@@ -362,6 +371,8 @@ def insert(ws, bits, j, x, xo, yo):
     c = _mod(yo - xo, m)
     if field(ws, j, KIND) == 1:
         lk, r = yo - field(ws, j, S1) * xo, yo - field(ws, j, S2) * xo
+    elif field(ws, j, KIND) == 3:
+        lk, r = yo, field(ws, j, S1) * yo - xo
     else:
         lk, r = field(ws, j, S2) * yo - xo, field(ws, j, S1) * yo - xo
     key = _div(lk + field(ws, j, OFF), max(1, field(ws, j, GAP)))
@@ -413,7 +424,8 @@ def last_blocked(ws, bits, j, x, y):
         field(ws, j, T2), field(ws, j, MOD),
     )  # fmt: skip
     c = _mod(y - x, m)
-    lk = y - s1 * x - t1 if kind == 1 else s2 * y - x + t2  # lower keys <= lk
+    # the lower keys of the members whose lowest row is at most y
+    lk = y - s1 * x - t1 if kind == 1 else y - 1 if kind == 3 else s2 * y - x + t2
     key = lk + field(ws, j, OFF)
     if key < 0:
         return -1
