@@ -1,4 +1,4 @@
-.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-identify-beatty bench-gate bench-copy bench-warm bench-workers bench-cones bench-block bench-star serve
+.PHONY: help install test lint fmt docs serve-docs mutate mutate-strings mutate-templates bench bench-api bench-cli bench-cost bench-batches bench-families bench-fills bench-pages bench-search bench-seed bench-theory bench-identify bench-identify-beatty bench-gate bench-copy bench-warm bench-workers bench-cones bench-cones-survey bench-block bench-star serve
 PY ?= .venv/bin/python
 
 help:  ## list the targets
@@ -54,6 +54,9 @@ bench-warm:  ## p99 of a fresh gunicorn's first 15 s under the mixed load (bench
 
 bench-cones:  ## issue 40's engines: cone sweep vs Maharaja at 10^6, mex paths vs closed form at 10^7, dense (benchmarks/cones.py)
 	$(PY) benchmarks/cones.py
+
+bench-cones-survey:  ## goal 2 of issue 40 on 40 random cone games (benchmarks/cones.py --survey 40)
+	$(PY) benchmarks/cones.py --survey 40
 
 bench-block:  ## the blocking sweep: Blocking Wythoff and Maharaja (block 1..4) vs Maharaja Nim at 10^6, CPU ratios (benchmarks/block.py)
 	$(PY) benchmarks/block.py
