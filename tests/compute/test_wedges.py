@@ -154,6 +154,11 @@ def test_turning_classes_beside_the_diagonal(
     same P-positions as the trees at n = 6000 and the dense engine at 700."""
     rays = [*NIM, [1, 1]]
     assert all(wedges.shear(c) and wedges.gap(c) < c[5] for c in cones)
+    rows = np.array(cones, dtype=np.int64)
+    assert all(  # they keep components, not trees
+        conesweep._components_pay(6000, rows[j : j + 1], False, 6000)
+        for j in range(len(cones))
+    )
     fast = cone_sweep_p_positions(6000, cones, rays=rays)
     np.testing.assert_array_equal(
         fast[(fast < 700).all(axis=1)],
@@ -161,6 +166,17 @@ def test_turning_classes_beside_the_diagonal(
     )
     monkeypatch.setattr(wedges, "shear", lambda row: 0)
     np.testing.assert_array_equal(fast, cone_sweep_p_positions(6000, cones, rays=rays))
+
+
+def test_components_are_kept_where_their_memory_pays() -> None:
+    """Components up to COMPONENTS_OVER_TREES times a cone's trees: the
+    steep wedge 63..64 at 10^6 would touch 296 MB of keys (0.37 s, 0.04 s
+    in trees of about 64 MB); the wedge 3..5 mod 8 takes 72 MB."""
+    steep = np.array([[63, 0, 64, 0, 1, 1, 0]], dtype=np.int64)
+    assert not conesweep._components_pay(10**6, steep, False, 10**6)
+    wedge = np.array([[3, 0, 5, 2, 1, 8, 0]], dtype=np.int64)
+    assert conesweep._components_pay(10**6, wedge, False, 10**6)
+    assert wedges.nbytes(10**6, wedge, [wedges.PLAIN], 10**6) < 80 * 2**20
 
 
 def test_fallback_to_trees_past_the_budget(monkeypatch) -> None:
