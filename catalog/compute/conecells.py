@@ -57,18 +57,23 @@ def _line_index(x, y, ray, base, n):
 
 
 @njit(cache=True, inline="always")
-def _rays_free(x, y, rays, used, lbase, n):
-    """The first row at or above y of column x up to which, from y, some
-    extra ray blocks every row (y itself when none blocks it; n when one
-    blocks the rest of the column below n).
+def _rays_free(x, y, rays, used, lbase, n, chain=1):
+    """The first row at or above y of column x, of y's class mod ``chain``,
+    up to which, from y, some extra ray blocks every such row (y itself
+    when none blocks it; n when one blocks the rest of the column below n).
 
     ``used`` holds each ray's lines as a "next free line" union-find
     (:func:`catalog.compute.kernel._find`): a line a P-position uses holds
-    the step p g to the line of the next row of any column it meets (the
-    lines :func:`_line_index` numbers are p g apart up a column), so a find
-    passes a ray's whole run of used lines in a column at once, where one
-    row at a time made a column of Wythoff's diagonal and a cone cost the
-    rows between its lowest free row and its P-position (quadratic)."""
+    the step chain p g to the line of the row ``chain`` rows up in any
+    column it meets (the lines :func:`_line_index` numbers are p g apart up
+    a column), so a find passes a ray's whole run of used lines of y's
+    class in a column at once, where one row at a time made a column of
+    Wythoff's diagonal and a cone cost the rows between its lowest free row
+    and its P-position (quadratic). The climb of
+    :mod:`catalog.compute.wedgescan` asks every row (``chain`` = 1); the
+    class-by-class sweep asks the rows of one class mod M (``chain`` = M),
+    where a find of every row stopped at free lines of the other classes,
+    again and again up a run (quadratic beside the diagonal ray)."""
     top = y
     for i in range(rays.shape[0]):
         step = rays[i, 0] * rays[i, 2]
@@ -80,10 +85,11 @@ def _rays_free(x, y, rays, used, lbase, n):
 
 
 @njit(cache=True, inline="always")
-def _use_lines(x, y, rays, used, lbase, n):
-    """The P-position (x, y) uses its line on each extra ray."""
+def _use_lines(x, y, rays, used, lbase, n, chain=1):
+    """The P-position (x, y) uses its line on each extra ray (linked to the
+    line ``chain`` rows up, :func:`_rays_free`)."""
     for i in range(rays.shape[0]):
-        used[_line_index(x, y, rays[i], lbase[i], n)] = rays[i, 0] * rays[i, 2]
+        used[_line_index(x, y, rays[i], lbase[i], n)] = rays[i, 0] * rays[i, 2] * chain
 
 
 @njit(cache=True, _nrt=False)

@@ -57,10 +57,15 @@ smaller, a cone's trees are bucketed (B = 2^k positions a bucket, B about m
 (s + 1), a list of entries a bucket), about 64 n bytes a cone.
 
 Other rays (a, b) with a, b >= 1 keep a "next free line" union-find of
-their lines, which sends the search past a ray's run of used lines in one
-find (:func:`catalog.compute.conecells._rays_free`); single moves look at
-the P-positions of column x - a, and forced N cells are looked up, each
-sending the search one row of the class up.
+their lines, whose chains link the lines of rows M apart (a column's rows
+of one class), which sends the search past a ray's run of used lines of
+its class in one find (:func:`catalog.compute.conecells._rays_free`;
+chains of adjacent rows stopped at each free line of another class, and
+a column with no P-position walked its classes up to n, quadratic beside
+Wythoff's diagonal with the cones 3..∞ mod 7 and their mirrors: 764 steps
+a column at 10^5, 10 now); single moves look at the P-positions of
+column x - a, and forced N cells are looked up, each sending the search one
+row of the class up.
 
 The sweep and the wedges' functions are compiled without numba's reference
 counts (``_nrt=False``: they allocate nothing, the caller hands them every
@@ -183,14 +188,20 @@ def _sweep(
                     break
                 # First the extra rays: a find passes each one's run of
                 # used lines (which the cones would block row by row).
-                nxt = _rays_free(x, y, rays, used, lbase, n) if rays.shape[0] else y
+                # (of y's class: their lines are linked M rows apart)
+                nxt = y
+                if rays.shape[0]:
+                    nxt = _rays_free(x, y, rays, used, lbase, n, big_m)
                 # Then the cones, each asked at the row of y's class that the
                 # others leave, until all of them in turn leave it: a cone
                 # that moves it is asked again at once (its runs often chain),
                 # and a row find and a ray find between cones would cost a
                 # third of the time (a row taken meanwhile is skipped by the
-                # next find).
-                quiet = 0 if nxt == y else nc  # cones asked in turn, unmoved
+                # next find). They are asked after a ray's jump too: skipped
+                # then, a cone that blocks the rest of the class (a plain
+                # cone without an upper line) was asked only where the rays
+                # left y, after walking the ray's runs up to n.
+                quiet = 0  # cones asked in turn, unmoved
                 j = 0
                 while quiet < nc and nxt < best:
                     stats[0] += 1
@@ -236,7 +247,7 @@ def _sweep(
             if yo < 0:
                 continue
             rows[yo] = big_m
-            _use_lines(x, yo, rays, used, lbase, n)
+            _use_lines(x, yo, rays, used, lbase, n, big_m)
 
 
 @njit(cache=True, inline="always")

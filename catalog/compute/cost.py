@@ -245,7 +245,9 @@ def _cone_work(game: Definition, side: int) -> float:
     step1, step2 = max(0.0, s2 - s1), max(0.0, s3 - s2)
     far = max(0, side - 4 * CONE_PROBE)
     if step2 <= 1.2 * step1 + 0.05:  # at most logarithmic
-        return s3 + step2 * math.log2(1 + far / (4 * CONE_PROBE))
+        # the larger growth: a search that is about constant grows by
+        # little, and by less than the noise of the probes between two
+        return s3 + max(step1, step2) * math.log2(1 + far / (4 * CONE_PROBE))
     return s3 + step2 / (2 * CONE_PROBE) * far
 
 

@@ -393,7 +393,7 @@ WYTHOFF_RAYS = [[1, 0], [0, 1], [1, 1]]
     "definition",
     [
         # beside Wythoff's diagonal, no shear: each column searches its
-        # classes afresh, and the steps grow by about the same a doubling
+        # classes afresh, and the steps grow by little (or nothing) a doubling
         {"rays": WYTHOFF_RAYS, "cones": [{"lo": [2, 0], "hi": [3, 1], "mod": 4}]},
         {"rays": WYTHOFF_RAYS, "cones": [{"lo": [3, 0], "hi": [5, 2], "mod": 8}]},
         # the climb, and a cone without an upper line: a constant few
