@@ -272,6 +272,7 @@ def _trees(
     kc: np.ndarray,
     climb: bool = False,
     entries: int | None = None,
+    components: bool = False,
 ) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and trees (flat, per class), then the wedges'
     components (:mod:`catalog.compute.wedges`) and the bitsets (the wedges',
@@ -290,7 +291,9 @@ def _trees(
     entries = n if entries is None else entries
     need = 0
     wanted = [
-        wedges.shear(row) if _components_pay(n, cones[j : j + 1], climb, entries) else 0
+        wedges.shear(row)
+        if components or _components_pay(n, cones[j : j + 1], climb, entries)
+        else 0
         for j, row in enumerate(rows)
     ]
     for kinds in (wanted, [0] * len(rows)):
@@ -503,6 +506,7 @@ def cone_sweep_p_positions(
     forced_p: Any = None,
     forced_n: Any = None,
     stats: np.ndarray | None = None,
+    components: bool | None = None,
 ) -> np.ndarray:
     """Every P-position with x, y < n of a cone game with both Nim rays.
 
@@ -590,10 +594,16 @@ def cone_sweep_p_positions(
     fn_start, fn_y = _csr(tuple(map(tuple, fn.tolist())), columns)
     big_m = lcm(1, *(int(m) for m in r.cones[:, 5]))
     sigma = wedgescan.common_shear(big_m, r.cones)
+    if components is None:
+        components = _probe_components(
+            n, cones, rays, moves, forced_p, forced_n, r, sigma >= 0, n + len(fp)
+        )
     trees = None
     if sigma >= 0:  # the climb, if its settled rows fit beside the trees
         try:
-            trees = _trees(n, r.cones, r.kc, climb=True, entries=n + len(fp))
+            trees = _trees(
+                n, r.cones, r.kc, climb=True, entries=n + len(fp), components=components
+            )
         except ValueError:  # bands' lines would fit nowhere else either
             sigma = -1
         else:
@@ -601,7 +611,7 @@ def cone_sweep_p_positions(
             if 8 * ((sigma + 1) * n + 2) > room:
                 sigma, trees = -1, None
     if trees is None:
-        trees = _trees(n, r.cones, r.kc, entries=n + len(fp))
+        trees = _trees(n, r.cones, r.kc, entries=n + len(fp), components=components)
     counts = np.zeros(1, dtype=np.int64) if stats is None else stats
     sym = not len(fp) and not len(fn) and _symmetric(r, cones)
     col = np.full(n, -1, dtype=np.int64)
@@ -626,6 +636,47 @@ def cone_sweep_p_positions(
         out = np.concatenate([out, np.unique(fp, axis=0)])
         out = out[np.lexsort((out[:, 1], out[:, 0]))]
     return out
+
+
+#: Columns of the probe of :func:`_probe_components`.
+PROBE = 4096
+
+
+def _probe_components(
+    n: int,
+    cones: Any,
+    rays: Any,
+    moves: Any,
+    forced_p: Any,
+    forced_n: Any,
+    r: Any,
+    climb: bool,
+    entries: int,
+) -> bool:
+    """Should every cone with a kind keep components, also those whose
+    components take more than COMPONENTS_OVER_TREES times their trees'
+    bytes? Where that would change the choice (and n is over 4 probes),
+    the sweep is run PROBE columns wide both ways: components when they
+    take under 0.8 times the trees' steps. Memory alone cannot say: the
+    mirrored cone 2..5 mod 16 beside Wythoff's diagonal takes 5.4 times its
+    trees' bytes in components and 57 steps a column against 333 in trees
+    at 10^5 (0.18 s against 1.07), the steep wedge 63..64 4.7 times and 2
+    steps a column either way (0.37 s against 0.05 at 10^6)."""
+    if n <= 4 * PROBE:
+        return False
+    if all(
+        not wedges.shear(row) or _components_pay(n, r.cones[j : j + 1], climb, entries)
+        for j, row in enumerate(r.cones.tolist())
+    ):
+        return False
+    steps = []
+    for both in (False, True):
+        stats = np.zeros(1, dtype=np.int64)
+        cone_sweep_p_positions(
+            PROBE, cones, rays, moves, forced_p, forced_n, stats, components=both
+        )
+        steps.append(int(stats[0]))
+    return steps[1] < 0.8 * steps[0]
 
 
 def _symmetric(r: Any, cones: Any) -> bool:

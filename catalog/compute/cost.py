@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -218,7 +219,7 @@ def _cone_probe(game: Definition) -> tuple[float, float, float]:
 
     if awythoff_parameter(game) is not None or st_parameters(game) is not None:
         return 0.0, 0.0, 0.0
-    pairs = {
+    pairs: dict[str, Any] = {
         key: np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
         for key in ("rays", "moves", "forced_p", "forced_n")
     }

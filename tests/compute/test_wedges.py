@@ -179,6 +179,32 @@ def test_components_are_kept_where_their_memory_pays() -> None:
     assert wedges.nbytes(10**6, wedge, [wedges.PLAIN], 10**6) < 80 * 2**20
 
 
+def test_a_probe_keeps_components_where_they_save_steps() -> None:
+    """Past the memory rule, a probe of 4096 columns both ways decides: the
+    mirrored cone 2..5 mod 16 beside the diagonal (5.4 times its trees'
+    bytes) takes 56 steps a column in components against 194 in trees, so
+    it keeps them; the steep wedge 63..64 (4.7 times) takes 2 either way,
+    so it keeps its trees. Both ways give the same P-positions."""
+    from catalog.compute.ruleset import rules
+
+    rays = [*NIM, [1, 1]]
+    mirrored = [[2, 2, 5, 0, 1, 16, 1]]
+    r = rules(rays, None, mirrored)
+    assert not conesweep._components_pay(10**5, r.cones, False, 10**5)
+    assert conesweep._probe_components(
+        10**5, mirrored, rays, None, None, None, r, False, 10**5
+    )
+    steep = [[63, 0, 64, 0, 1, 1, 0]]
+    r = rules(NIM, None, steep)
+    assert not conesweep._probe_components(
+        10**5, steep, NIM, None, None, None, r, False, 10**5
+    )
+    np.testing.assert_array_equal(
+        cone_sweep_p_positions(20_000, mirrored, rays=rays, components=True),
+        cone_sweep_p_positions(20_000, mirrored, rays=rays, components=False),
+    )
+
+
 def test_fallback_to_trees_past_the_budget(monkeypatch) -> None:
     """Components over the budget and trees under it: the trees compute."""
     cones = np.array([[1, 0, 2, 2, 1, 1, 0]], dtype=np.int64)
