@@ -69,15 +69,19 @@ def load_seeds(session: Session, path: Path | None = None) -> dict[str, list[str
     report: dict[str, list[str]] = {"added": [], "updated": [], "unchanged": []}
     # The catalog's state for the seeds' numbers and games, read in a few
     # statements and kept in step with the loop's updates: a seed may take
-    # the game another seed's entry held before the files were edited.
+    # the game another seed's entry held before the files were edited. The
+    # games first: another process seeding at once may commit between the
+    # reads (PostgreSQL, read committed), and an entry seen without its game
+    # is updated as it stands, where a game seen without its entry read as
+    # "already entry W000001" of the entry itself.
+    holders = {
+        key: entry.id for key, entry in repo.entries_by_key(session, list(keys)).items()
+    }
     numbers = [seed["number"] for seed in seeds]
     entries = {
         entry.id: entry
         for chunk in repo.chunked(numbers)
         for entry in session.scalars(select(repo.Entry).where(repo.Entry.id.in_(chunk)))
-    }
-    holders = {
-        key: entry.id for key, entry in repo.entries_by_key(session, list(keys)).items()
     }
     new: list[repo.NewEntry] = []
     for seed in seeds:
