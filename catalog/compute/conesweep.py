@@ -276,9 +276,11 @@ def _trees(
 ) -> tuple[Any, ...]:
     """Each cone's delay, u' shift and trees (flat, per class), then the wedges'
     components (:mod:`catalog.compute.wedges`) and the bitsets (the wedges',
-    then the trees' records); the wedges too in trees when their components
-    would pass the budget and the trees would not (they take 16 bytes a key,
-    the components 32 a key divided by m). A tree is bucketed
+    then the trees' records); a cone keeps trees instead where its components
+    do not pay (:func:`_components_pay`, unless ``components``), and every
+    cone does when components would pass the budget and trees would not
+    (trees take 16 bytes a key, components half a word a key divided by g
+    and 40 bytes an entry). A tree is bucketed
     (:mod:`catalog.compute.conetrees`; the pools hold ``entries`` P-positions,
     n plus the forced ones) where that takes fewer words: a class's tree spans
     (s + 1) n positions for about n / m entries, and the smaller tables were
@@ -526,6 +528,10 @@ def cone_sweep_p_positions(
     stats : numpy.ndarray, optional
         One int64 counter, increased by the steps of the columns' searches
         (:func:`catalog.compute.cost._cone_work` probes it).
+    components : bool, optional
+        Keep components for every cone that has a kind (True), or only
+        where they pay by memory (False); by default a probe decides
+        (:func:`_probe_components`). The P-positions are the same.
 
     Returns
     -------
@@ -554,9 +560,10 @@ def cone_sweep_p_positions(
     :func:`catalog.compute.wedgescan.common_shear`), one climb a column over
     all classes (:mod:`catalog.compute.wedgescan`): a few finds and queries
     a column whatever M, 8 (σ + 1) n bytes more, and no band lines.
-    Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 32 bytes a
-    key of (s + 1) n / m in each of its m classes (s = s1 plain, s2
-    mirrored; touched pages only), per other cone 16 m ((s1 + 1) n) bytes
+    Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 4 bytes a
+    key of (s + 1) n / g in each of its m classes (s = s1 plain, s2
+    mirrored, n / g keys without an upper line; touched pages only) and 40
+    bytes an entry, per other cone 16 m ((s1 + 1) n) bytes
     of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
     16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
     4 g (p + q) n bytes of lines (touched pages only). Trees are bucketed

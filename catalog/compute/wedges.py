@@ -1,12 +1,15 @@
 """Wedge cones of the cone sweep as growing, merging components.
 
 A wedge (a cone with both lines, s1 < s2, or a mirrored cone with an upper
-line) blocks in column x, from each earlier P-position (x', y'), the rows of
-one class y - x ≡ y' - x' (mod m) in an interval whose ends move with x. In
-the sheared coordinate w = y - σ x, with σ ≡ 1 (mod m) between the speeds of
-the two ends, the class is a fixed residue of w and every P-position's set
-only grows: its lower end never rises, its upper end never falls. So two
-sets that touch (no row of their class between them) touch for good, and the
+line, or a mirrored one without it and s1 >= 1) blocks in column x, from
+each earlier P-position (x', y'), the rows of one class y - x ≡ y' - x'
+(mod m) in an interval whose ends move with x. In the sheared coordinate
+w = y - σ x, with σ between the speeds of the two ends, every P-position's
+set only grows: its lower end never rises, its upper end never falls. With
+σ ≡ 1 (mod m) the class is a fixed residue of w, and two sets that touch
+(no row of their class between them) touch for good; otherwise the class
+turns with x, and they are one once no row of a residue mod g lies between
+them, or once their real ends meet (:func:`gap`). So the
 union of a class's sets is a sorted list of disjoint *components* that only
 grow and merge. A component is kept as the least lower key and the largest
 upper key of its members: an end is a monotone function of its key, so
@@ -14,9 +17,11 @@ those two members give its ends at every later column.
 
 - plain wedge, σ in [s1, s2]: from k = x - x' on (k >= kc, so l >= 1), rows
   [Lk + s1 x + t1, Rk + s2 x + t2] with Lk = y' - s1 x', Rk = y' - s2 x'.
-- mirrored, s1 <= 1 <= s2, σ = 1: from x - x' > t2 (so the row step k >= 1),
-  rows [ceil((Lk + x - t2) / s2), Rk + x - t1] with Lk = s2 y' - x',
-  Rk = y' - x' (no upper end when s1 = 0).
+- mirrored (σ = 1 when s1 <= 1 <= s2): from x - x' > t2 (so the row step
+  k >= 1), rows [ceil((Lk + x - t2) / s2), floor((Rk + x - t1) / s1)] with
+  Lk = s2 y' - x', Rk = s1 y' - x' (no upper end when s1 = 0).
+- mirrored without an upper line, s1 >= 1 (:data:`OPEN`, σ = 0): from
+  x - x' >= 1, rows [Lk + 1, floor((Rk + x - t1) / s1)] with Lk = y'.
 
 The components of a class sit in a three-level bitset over lower keys
 (predecessor and successor in a few word reads), and each pair of neighbours
@@ -40,8 +45,9 @@ ends are in the linear regime above (``entry`` columns after its own); the
 cone sweep checks the younger ones directly.
 
 Everything but the bitsets lives in one int64 array ``ws`` (a header, each
-cone's row of fields, each column's first event, then three words a slot:
-upper key, next and previous event, 0 meaning none), so a compiled call
+cone's row of fields, each column's first event, each key's slot in half a
+word, then the pool of slots, :data:`WORDS` words each: upper key, lower
+key, next and previous event, 0 meaning none, and its key), so a compiled call
 passes two arrays: numba counts a reference for each array argument, with an
 atomic instruction, on every call.
 

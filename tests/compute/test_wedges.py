@@ -1,5 +1,5 @@
 """The cone sweep's wedge components (catalog.compute.wedges) against the
-literal rules (kind_reference), the dense engine, the Fenwick trees they
+literal rules (kind_reference), the dense engine, the trees they
 replace, and the (s,t)-Wythoff theorem; and their bitsets against a sorted
 list."""
 
