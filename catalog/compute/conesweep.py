@@ -358,9 +358,9 @@ def _trees(
 #: How many times a cone's trees' bytes its components may take: they
 #: answer a class's run of blocked rows in one query where a tree answers
 #: one interval a query (the wedge 3..5 mod 8 beside Wythoff's diagonal
-#: 0.25 s at 10^6 in 72 MB against 0.41 s in trees of 64 MB), but touching
+#: 0.25 s at 10^6 in 70 MiB against 0.41 s in trees of 61 MiB), but touching
 #: far more memory than that costs more than the queries save (the steep
-#: wedge 63..64: 0.37 s in 296 MB against 0.04 s in trees).
+#: wedge 63..64: 0.37 s in 290 MiB against 0.05 s in trees of 61 MiB).
 COMPONENTS_OVER_TREES = 3
 
 

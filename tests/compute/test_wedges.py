@@ -170,8 +170,8 @@ def test_turning_classes_beside_the_diagonal(
 
 def test_components_are_kept_where_their_memory_pays() -> None:
     """Components up to COMPONENTS_OVER_TREES times a cone's trees: the
-    steep wedge 63..64 at 10^6 would touch 296 MB of keys (0.37 s, 0.04 s
-    in trees of about 64 MB); the wedge 3..5 mod 8 takes 72 MB."""
+    steep wedge 63..64 at 10^6 would touch 290 MiB of keys and slots (0.37 s,
+    0.05 s in trees of 61 MiB); the wedge 3..5 mod 8 takes 70 MiB."""
     steep = np.array([[63, 0, 64, 0, 1, 1, 0]], dtype=np.int64)
     assert not conesweep._components_pay(10**6, steep, False, 10**6)
     wedge = np.array([[3, 0, 5, 2, 1, 8, 0]], dtype=np.int64)
