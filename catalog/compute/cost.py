@@ -59,7 +59,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -212,26 +211,36 @@ def _cone_probe(game: Definition) -> tuple[float, float, float]:
     """The cone sweep's steps per column in the boxes 1, 2 and 4 times
     CONE_PROBE wide; none for the games a theorem answers in O(n)
     (a-Wythoff and (s,t)-Wythoff, as
-    :class:`~catalog.compute.kindsweeps.ConeSweep` does)."""
+    :class:`~catalog.compute.kindsweeps.ConeSweep` does). The game's
+    transpose is probed too, and its steps taken where the sweep would
+    take it (:func:`catalog.compute.conesweep._probe_transpose`, whose
+    probe is as wide as the widest here)."""
     from catalog.compute import conesweep
     from catalog.compute.kindsweeps import cone_rows, st_parameters
     from catalog.compute.theorems import awythoff_parameter
 
     if awythoff_parameter(game) is not None or st_parameters(game) is not None:
         return 0.0, 0.0, 0.0
-    pairs: dict[str, Any] = {
-        key: np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
+    pairs = [
+        np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
         for key in ("rays", "moves", "forced_p", "forced_n")
-    }
-    steps = []
-    stats = np.zeros(1, dtype=np.int64)
-    for side in (CONE_PROBE, 2 * CONE_PROBE, 4 * CONE_PROBE):
-        stats[:] = 0
-        conesweep.cone_sweep_p_positions(
-            side, cone_rows(game.cones), **pairs, stats=stats
-        )
-        steps.append(float(stats[0]) / side)
-    return steps[0], steps[1], steps[2]
+    ]
+    given = (cone_rows(game.cones), *pairs)
+    ways = [given]
+    if not conesweep._own_transpose(given):
+        ways.append(conesweep._transposed(given))
+    found = []
+    for args in ways:
+        steps = []
+        stats = np.zeros(1, dtype=np.int64)
+        for side in (CONE_PROBE, 2 * CONE_PROBE, 4 * CONE_PROBE):
+            stats[:] = 0
+            conesweep.cone_sweep_p_positions(side, *args, stats=stats, transpose=False)
+            steps.append(float(stats[0]) / side)
+        found.append((steps[0], steps[1], steps[2]))
+    if len(found) > 1 and found[1][2] < 0.8 * found[0][2]:
+        return found[1]
+    return found[0]
 
 
 def _cone_work(game: Definition, side: int) -> float:

@@ -174,3 +174,47 @@ def test_a_ray_passes_its_class_runs_in_one_find() -> None:
         cone_sweep_p_positions(600, cones, rays=rays),
         dense_p_positions(600, rays=rays, cones=cones),
     )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_transposed_sweep_gives_the_same_p_positions(seed: int) -> None:
+    """Swept with its piles swapped (rays, moves and forced cells mirrored,
+    plain and mirrored cones exchanged) and mirrored back, a game has the
+    dense engine's P-positions."""
+    rng = random.Random(900 + seed)
+    for _ in range(40):
+        n = rng.randint(1, 70)
+        game = random_cone_game(rng, n)
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(n, **game, transpose=True),
+            dense_p_positions(n, **game),
+            str(game),
+        )
+
+
+def test_a_probe_transposes_where_it_saves_steps(monkeypatch) -> None:
+    """The mirrored cone 2..5 mod 16 beside Wythoff's diagonal merges its
+    runs only where their real ends meet (57 steps a column); its transpose,
+    a plain cone, by residues (18). The probe sweeps the transpose of the
+    one and not of the other; a game that is its own transpose, or n of 4
+    probes or fewer, is not probed."""
+    rays = [*NIM, [1, 1]]
+    mirrored = ([[2, 2, 5, 0, 1, 16, 1]], rays, None, None, None)
+    assert conesweep._probe_transpose(10**5, mirrored)
+    plain = conesweep._transposed(mirrored)
+    assert plain[0].tolist() == [[2, 2, 5, 0, 1, 16, 0]]
+    assert not conesweep._probe_transpose(10**5, plain)
+    steps = []
+    for flag in (False, True):
+        stats = np.zeros(1, dtype=np.int64)
+        cone_sweep_p_positions(20_000, mirrored[0], rays, stats=stats, transpose=flag)
+        steps.append(stats[0])
+    assert steps[1] < 0.5 * steps[0], steps
+    np.testing.assert_array_equal(
+        cone_sweep_p_positions(20_000, mirrored[0], rays, transpose=True),
+        cone_sweep_p_positions(20_000, mirrored[0], rays, transpose=False),
+    )
+    monkeypatch.setattr(conesweep, "cone_sweep_p_positions", None)  # not called
+    both = [[2, 2, 5, 0, 1, 16, 1], [2, 2, 5, 0, 1, 16, 0]]
+    assert not conesweep._probe_transpose(10**5, (both, rays, None, None, None))
+    assert not conesweep._probe_transpose(4 * conesweep.PROBE, mirrored)
