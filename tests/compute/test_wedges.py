@@ -168,6 +168,40 @@ def test_turning_classes_beside_the_diagonal(
     np.testing.assert_array_equal(fast, cone_sweep_p_positions(6000, cones, rays=rays))
 
 
+def test_cones_merged_by_their_real_ends_enter_once_linear() -> None:
+    """A mirrored cone with s1 >= 2 (merged by its real ends) takes a
+    P-position from x - x' = t2 + 1 on, while its interval may still be
+    empty (the mirrored cone 2..5 mod 16: a step of its class from
+    x - x' = 20); the others wait for a step of their class. The
+    P-positions are the dense engine's, beside the diagonal too."""
+    from catalog.compute.ruleset import in_cone
+
+    n = 700
+    for row in (
+        [2, 2, 5, 0, 1, 16, 1],
+        [3, 4, 5, 0, 1, 8, 1],
+        [1, 0, 3, 1, 1, 4, 1],  # g = 4
+        [2, 0, 3, 1, 1, 4, 0],  # plain, g = 2
+    ):
+        cones = np.array([row], dtype=np.int64)
+        ws, _ = wedges.layout(n, cones, np.array([1]), [wedges.shear(row)])
+        linear = max(1, row[3] + 1) if row[6] else 1  # x - x' from which
+        first_step = next(
+            d
+            for d in range(linear, n)
+            if any(in_cone(cones[0], d, k) for k in range(n))
+        )
+        expected = linear if wedges.gap(row) == 0 else first_step
+        assert ws[wedges.HEADER + wedges.ENTRY] == expected, row
+        assert wedges.gap(row) != 0 or first_step > expected, row
+        for rays in (NIM, [*NIM, [1, 1]]):
+            np.testing.assert_array_equal(
+                cone_sweep_p_positions(n, [row], rays=rays, components=True),
+                dense_p_positions(n, rays=rays, cones=[row]),
+                str((row, rays)),
+            )
+
+
 def test_components_are_kept_where_their_memory_pays() -> None:
     """Components up to COMPONENTS_OVER_TREES times a cone's trees: the
     steep wedge 63..64 at 10^6 would touch 290 MiB of keys and slots (0.37 s,
