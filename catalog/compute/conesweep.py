@@ -67,6 +67,11 @@ a column at 10^5, 10 now); single moves look at the P-positions of
 column x - a, and forced N cells are looked up, each sending the search one
 row of the class up.
 
+A game that is not its own transpose is swept with its piles swapped
+where a probe finds that takes fewer steps (:func:`_probe_transpose`), its
+P-positions mirrored back: a mirrored cone with s1 >= 2 merges its runs
+only where their real ends meet, its plain twin by residues.
+
 The sweep and the wedges' functions are compiled without numba's reference
 counts (``_nrt=False``: they allocate nothing, the caller hands them every
 array). With them, each call and each inlined helper taking arrays paid an
@@ -103,6 +108,8 @@ from catalog.compute.wedges import ENTRY, KIND, field, insert, last_blocked, mer
 
 INF = np.iinfo(np.int64).max // 4
 NEG = -INF
+#: A game as the sweep takes it: cones, rays, moves, forced_p, forced_n.
+Game = tuple[Any, Any, Any, Any, Any]
 #: Bytes of trees above which :func:`cone_sweep_p_positions` refuses.
 TREE_BUDGET = 2**30
 
@@ -704,23 +711,25 @@ def _probe_components(
     return steps[1] < 0.8 * steps[0]
 
 
-def _transposed(game: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
+def _transposed(game: Game) -> Game:
     """The game (cones, rays, moves, forced_p, forced_n) with its piles
     swapped: each pair (a, b) becomes (b, a), each plain cone a mirrored
     one and each mirrored one plain. Its P-positions are the game's,
     mirrored."""
-    cones, *pairs = game
+    cones, rays, moves, forced_p, forced_n = game
     arr = np.asarray([] if cones is None else cones, dtype=np.int64).reshape(-1, 7)
     arr = arr.copy()
     arr[:, 6] = 1 - arr[:, 6]
-    flipped = [
-        np.asarray([] if p is None else p, dtype=np.int64).reshape(-1, 2)[:, ::-1]
-        for p in pairs
-    ]
-    return (arr, *flipped)
+
+    def flip(pairs: Any) -> np.ndarray:
+        return np.asarray([] if pairs is None else pairs, dtype=np.int64).reshape(
+            -1, 2
+        )[:, ::-1]
+
+    return arr, flip(rays), flip(moves), flip(forced_p), flip(forced_n)
 
 
-def _own_transpose(game: tuple[Any, ...]) -> bool:
+def _own_transpose(game: Game) -> bool:
     """Is the game (cones, rays, moves, forced_p, forced_n) its own
     transpose, rule for rule?"""
 
@@ -734,7 +743,7 @@ def _own_transpose(game: tuple[Any, ...]) -> bool:
     return rows(game) == rows(_transposed(game))
 
 
-def _probe_transpose(n: int, game: tuple[Any, ...]) -> bool:
+def _probe_transpose(n: int, game: Game) -> bool:
     """Should the sweep run on the transposed game (:func:`_transposed`)?
     For n over 4 probes and a game that is not its own transpose, the sweep
     is run PROBE columns wide both ways: transposed when it takes under 0.8

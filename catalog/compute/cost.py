@@ -221,11 +221,11 @@ def _cone_probe(game: Definition) -> tuple[float, float, float]:
 
     if awythoff_parameter(game) is not None or st_parameters(game) is not None:
         return 0.0, 0.0, 0.0
-    pairs = [
+    rays, moves, forced_p, forced_n = (
         np.array(getattr(game, key), dtype=np.int64).reshape(-1, 2)
         for key in ("rays", "moves", "forced_p", "forced_n")
-    ]
-    given = (cone_rows(game.cones), *pairs)
+    )
+    given = (cone_rows(game.cones), rays, moves, forced_p, forced_n)
     ways = [given]
     if not conesweep._own_transpose(given):
         ways.append(conesweep._transposed(given))
