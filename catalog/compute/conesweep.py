@@ -601,13 +601,18 @@ def cone_sweep_p_positions(
     if n <= 0:
         return np.zeros((0, 2), dtype=np.int64)
     game = (cones, rays, moves, forced_p, forced_n)
-    if transpose is None:
-        transpose = _probe_transpose(n, game)
-    if transpose:
-        out = cone_sweep_p_positions(
-            n, *_transposed(game), stats=stats, components=components, transpose=False
-        )[:, ::-1]
-        return np.ascontiguousarray(out[np.lexsort((out[:, 1], out[:, 0]))])
+    chosen = transpose is None and _probe_transpose(n, game)
+    if transpose or chosen:
+        try:
+            out = cone_sweep_p_positions(
+                n, *_transposed(game), stats=stats, components=components,
+                transpose=False,
+            )[:, ::-1]  # fmt: skip
+        except ValueError:  # past the budget, as the game may not be
+            if not chosen:
+                raise
+        else:
+            return np.ascontiguousarray(out[np.lexsort((out[:, 1], out[:, 0]))])
     extra = np.array(
         [(a, b) for a, b in r.rays.tolist() if a and b], dtype=np.int64
     ).reshape(-1, 2)

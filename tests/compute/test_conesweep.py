@@ -218,3 +218,25 @@ def test_a_probe_transposes_where_it_saves_steps(monkeypatch) -> None:
     both = [[2, 2, 5, 0, 1, 16, 1], [2, 2, 5, 0, 1, 16, 0]]
     assert not conesweep._probe_transpose(10**5, (both, rays, None, None, None))
     assert not conesweep._probe_transpose(4 * conesweep.PROBE, mirrored)
+
+
+def test_a_transpose_past_the_budget_falls_back_to_the_game(monkeypatch) -> None:
+    """Where the probe chose the transpose and its run is refused (past the
+    trees' budget, as the game itself may not be), the game is swept as
+    given; a transpose asked for is refused as it is."""
+    cones, rays = [[2, 2, 5, 0, 1, 16, 1]], [*NIM, [1, 1]]
+    expected = cone_sweep_p_positions(300, cones, rays, transpose=False)
+
+    trees = conesweep._trees
+
+    def budget(n, cones, *args, **kwargs):
+        """Trees past the budget for the transpose (its cone plain)."""
+        if not cones[:, 6].all():
+            raise ValueError("the cones' trees need more bytes than the budget")
+        return trees(n, cones, *args, **kwargs)
+
+    monkeypatch.setattr(conesweep, "_probe_transpose", lambda n, game: True)
+    monkeypatch.setattr(conesweep, "_trees", budget)
+    np.testing.assert_array_equal(cone_sweep_p_positions(300, cones, rays), expected)
+    with pytest.raises(ValueError):
+        cone_sweep_p_positions(300, cones, rays, transpose=True)
