@@ -117,8 +117,8 @@ TREE_BUDGET = 2**30
 @njit(cache=True, _nrt=False)
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
-    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, seen, stats, sym,
-    mirror,
+    moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, stats, sym, mirror,
+    dq, dkey,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module.
@@ -127,12 +127,19 @@ def _sweep(
     row of the residue below it taken (or, with ``sym``, below the diagonal,
     which only rises): the least free row of a residue is
     found from there, and a residue whose ``low`` is at or above the best row
-    found so far is not searched at all. The residues are searched from the
-    least ``low`` up, so that the column's answer, most often near its least
-    free row, prunes the others early (a sort of them all, up front, cost
-    more than the search with M = 64); ``seen[r] == x`` marks the residues
-    searched in column x. ``stats[0]`` counts the search's steps (a free
-    row found, or a cone asked), which the cost estimate probes. ``sym``:
+    found so far is not searched at all. The residues are searched from their
+    least row up, so that the column's answer, most often near its least
+    free row, prunes the others early. That order needs no search of the
+    residues: from the lowest row ``base`` (the diagonal with ``sym``, else
+    the least ``low``) one cycle of M rows meets each residue at its first
+    row, and a residue whose ``low`` lies higher (at least M rows up) waits
+    in ``dq``/``dkey`` (residue, row) until the cycle ends, when the waiting
+    ones go from the least row up; a residue whose first row is taken waits
+    at its least free row. (A scan of the M residues for the least row at
+    each pick had taken a quarter of the time with M = 16; a sort of them
+    all, up front, more than the search with M = 64.) ``stats[0]`` counts
+    the search's steps (a free row found, or a cone asked), which the cost
+    estimate probes. ``sym``:
     the game is its own mirror and forces no cell (:func:`_symmetric`), so
     a column's P-position below the diagonal is the mirror of one found
     (``mirror[y]``: the column whose P-position lies in row y above it, -1
@@ -171,81 +178,51 @@ def _sweep(
                 best = mirror[x]
                 searching = False
             start = x  # else no P-position lies below the diagonal
-        while searching:
-            r = -1  # the residue not searched yet of least low, below best
-            least = best
-            for q in range(big_m):
-                lq = low[q]
-                if lq < start:  # its first row from the diagonal up
-                    lq = start + _mod(q - start, big_m)
-                if lq < least and seen[q] != x:
-                    least = lq
-                    r = q
-            if r < 0:
-                break
-            y = _find(rows, 0, least, n, None)
-            low[r] = y
-            if y != least and y < best:
-                continue  # its least free row is higher: pick again
-            seen[r] = x
-            while True:
-                stats[0] += 1
-                y = _find(rows, 0, y, n, None)
-                if y >= best:
+        if searching:
+            base = start if sym else _least(low, big_m)
+            nd = 0  # residues waiting
+            for d in range(big_m):
+                yq = base + d
+                if yq >= best:
                     break
-                # First the extra rays: a find passes each one's run of
-                # used lines (which the cones would block row by row).
-                # (of y's class: their lines are linked M rows apart)
-                nxt = y
-                if rays.shape[0]:
-                    nxt = _rays_free(x, y, rays, used, lbase, n, big_m)
-                # Then the cones, each asked at the row of y's class that the
-                # others leave, until all of them in turn leave it: a cone
-                # that moves it is asked again at once (its runs often chain),
-                # and a row find and a ray find between cones would cost a
-                # third of the time (a row taken meanwhile is skipped by the
-                # next find). They are asked after a ray's jump too: skipped
-                # then, a cone that blocks the rest of the class (a plain
-                # cone without an upper line) was asked only where the rays
-                # left y, after walking the ray's runs up to n.
-                quiet = 0  # cones asked in turn, unmoved
-                j = 0
-                while quiet < nc and nxt < best:
-                    stats[0] += 1
-                    # The last row cone j blocks from (x, nxt) on in its
-                    # class (-1: none; INF: the rest of the column).
-                    if field(ws, j, KIND):  # a wedge's components
-                        last = last_blocked(ws, bits, j, x, nxt)
-                    else:
-                        last = conetrees.last(
-                            cones, j, n, shift, tbase, tsize, tv, tu, bits, x, nxt
-                        )
-                    if last < INF:
-                        last = max(
-                            last,
-                            _young_last(
-                                cones, j, delay, col, fp_start, fp_y, forced_cols,
-                                x, nxt,
-                            ),
+                q = _mod(yq, big_m)
+                y = low[q]  # yq itself, or at least M rows up
+                if y == yq or y < start:
+                    y = _find(rows, 0, yq, n, None)
+                    low[q] = y
+                    if y == yq:
+                        best = _visit(
+                            x, q, y, best, n, big_m, cones, delay, shift, tbase,
+                            tsize, tv, tu, ws, bits, rays, used, lbase, moves, col,
+                            fp_start, fp_y, fn_start, fn_y, rows, stats, others,
                         )  # fmt: skip
-                    if last >= nxt:
-                        nxt = last + 1
-                        nxt += _mod(r - nxt, big_m)
-                        quiet = 0
-                    else:
-                        quiet += 1
-                        j = j + 1 if j + 1 < nc else 0
-                if nxt == y:
-                    if others and _blocked(
-                        x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
-                    ):
-                        nxt = y + 1
-                    else:
-                        best = y
-                        break
-                if nxt >= best:
+                        continue
+                dq[nd] = q
+                dkey[nd] = y
+                nd += 1
+            while nd:
+                i = -1  # the waiting residue of least row, below best
+                least = best
+                for k in range(nd):
+                    if dkey[k] < least:
+                        least = dkey[k]
+                        i = k
+                if i < 0:
                     break
-                y = nxt + _mod(r - nxt, big_m)
+                q = dq[i]
+                y = _find(rows, 0, least, n, None)
+                low[q] = y
+                if y != least and y < best:
+                    dkey[i] = y  # its least free row is higher: pick again
+                    continue
+                nd -= 1
+                dq[i] = dq[nd]
+                dkey[i] = dkey[nd]
+                best = _visit(
+                    x, q, y, best, n, big_m, cones, delay, shift, tbase, tsize,
+                    tv, tu, ws, bits, rays, used, lbase, moves, col, fp_start,
+                    fp_y, fn_start, fn_y, rows, stats, others,
+                )  # fmt: skip
         col[x] = best if best < limit else -1
         if sym and x < best < limit:
             mirror[best] = x
@@ -255,6 +232,97 @@ def _sweep(
                 continue
             rows[yo] = big_m
             _use_lines(x, yo, rays, used, lbase, n, big_m)
+
+
+@njit(cache=True, inline="always")
+def _visit(
+    x, r, y, best, n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws,
+    bits, rays, used, lbase, moves, col, fp_start, fp_y, fn_start, fn_y, rows,
+    stats, others,
+):  # fmt: skip
+    """The lowest free row of residue r mod M in column x from row y, if
+    below ``best`` (else ``best``): the rays, then each cone in turn, jump
+    past their runs of blocked rows of the residue."""
+    nc = cones.shape[0]
+    forced_cols = fp_start.size - 1
+    while True:
+        stats[0] += 1
+        y = _find(rows, 0, y, n, None)
+        if y >= best:
+            break
+        # First the extra rays: a find passes each one's run of
+        # used lines (which the cones would block row by row).
+        # (of y's class: their lines are linked M rows apart)
+        nxt = y
+        if rays.shape[0]:
+            nxt = _rays_free(x, y, rays, used, lbase, n, big_m)
+        # Then the cones, each asked at the row of y's class that the
+        # others leave, until all of them in turn leave it: a cone
+        # that moves it is asked again at once (its runs often chain),
+        # and a row find and a ray find between cones would cost a
+        # third of the time (a row taken meanwhile is skipped by the
+        # next find). They are asked after a ray's jump too: skipped
+        # then, a cone that blocks the rest of the class (a plain
+        # cone without an upper line) was asked only where the rays
+        # left y, after walking the ray's runs up to n.
+        quiet = 0  # cones asked in turn, unmoved
+        j = 0
+        while quiet < nc and nxt < best:
+            stats[0] += 1
+            # The last row cone j blocks from (x, nxt) on in its
+            # class (-1: none; INF: the rest of the column).
+            last = _cone_last(
+                cones, j, delay, shift, tbase, tsize, tv, tu, ws, bits,
+                col, fp_start, fp_y, n, x, nxt,
+            )  # fmt: skip
+            if last >= nxt:
+                nxt = last + 1
+                nxt += _mod(r - nxt, big_m)
+                quiet = 0
+            else:
+                quiet += 1
+                j = j + 1 if j + 1 < nc else 0
+        if nxt == y:
+            if others and _blocked(
+                x, y, moves, col, fp_start, fp_y, fn_start, fn_y, forced_cols
+            ):
+                nxt = y + 1
+            else:
+                best = y
+                break
+        if nxt >= best:
+            break
+        y = nxt + _mod(r - nxt, big_m)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _least(low, big_m):
+    """The least of low[0:M]."""
+    least = low[0]
+    for q in range(1, big_m):
+        least = min(least, low[q])
+    return least
+
+
+@njit(cache=True, inline="always")
+def _cone_last(
+    cones, j, delay, shift, tbase, tsize, tv, tu, ws, bits, col, fp_start, fp_y,
+    n, x, y,
+):  # fmt: skip
+    """The last row of y's class that cone j blocks from (x, y) on (-1:
+    none; INF: the rest of the column): its structure, then the P-positions
+    too young for it."""
+    if field(ws, j, KIND):  # a wedge's components
+        last = last_blocked(ws, bits, j, x, y)
+    else:
+        last = conetrees.last(cones, j, n, shift, tbase, tsize, tv, tu, bits, x, y)
+    if last < INF:
+        last = max(
+            last,
+            _young_last(cones, j, delay, col, fp_start, fp_y, fp_start.size - 1, x, y),
+        )
+    return last
 
 
 @njit(cache=True, inline="always")
@@ -664,8 +732,9 @@ def cone_sweep_p_positions(
         _sweep(
             n, big_m, r.cones, *trees, rays3, used, lbase, r.moves,
             fp_start, fp_y, fn_start, fn_y, col, rows,
-            np.arange(big_m, dtype=np.int64), np.full(big_m, -1, dtype=np.int64),
-            counts, sym, np.full(n if sym else 0, -1, dtype=np.int64),
+            np.arange(big_m, dtype=np.int64), counts, sym,
+            np.full(n if sym else 0, -1, dtype=np.int64),
+            np.zeros(big_m, dtype=np.int64), np.zeros(big_m, dtype=np.int64),
         )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x
