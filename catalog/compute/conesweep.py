@@ -181,11 +181,12 @@ def _sweep(
         if searching:
             base = start if sym else _least(low, big_m)
             nd = 0  # residues waiting
+            q = _mod(base, big_m) - 1
             for d in range(big_m):
                 yq = base + d
                 if yq >= best:
                     break
-                q = _mod(yq, big_m)
+                q = q + 1 if q + 1 < big_m else 0  # yq mod M
                 y = low[q]  # yq itself, or at least M rows up
                 if y == yq or y < start:
                     y = _find(rows, 0, yq, n, None)
