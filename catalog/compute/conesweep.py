@@ -434,24 +434,29 @@ def _trees(
     return delay, shift, tbase, tsize, tv, tu, ws, bits
 
 
-#: How many times a cone's trees' bytes its components may take: they
-#: answer a class's run of blocked rows in one query where a tree answers
-#: one interval a query (the wedge 3..5 mod 8 beside Wythoff's diagonal
-#: 0.25 s at 10^6 in 70 MiB against 0.41 s in trees of 61 MiB), but touching
-#: far more memory than that costs more than the queries save (the steep
-#: wedge 63..64: 0.37 s in 290 MiB against 0.05 s in trees of 61 MiB).
+#: How many times a cone's trees' bytes its components may take, their
+#: key space counted at half a word a key: they answer a class's run of
+#: blocked rows in one query where a tree answers one interval a query (the
+#: wedge 3..5 mod 8 beside Wythoff's diagonal 0.25 s at 10^6 in 70 MiB
+#: against 0.41 s in trees of 61 MiB), but over a far wider key space they
+#: cost more than the queries save (the steep wedge 63..64, 64 n keys a
+#: class: 0.37 s at 10^6 against 0.05 s in trees; 0.36 s still with the
+#: bucketed index of :func:`catalog.compute.wedges.layout`, so its bytes
+#: were not what cost).
 COMPONENTS_OVER_TREES = 3
 
 
 def _components_pay(n: int, cone: np.ndarray, climb: bool, entries: int) -> bool:
     """Should the cone (one row) keep components rather than trees: does it
     have a kind, and do they take at most COMPONENTS_OVER_TREES times the
-    bytes of its trees?"""
+    bytes of its trees, half a word a key of their key space counted
+    beside their own bytes?"""
     row = cone[0].tolist()
     kind = wedges.shear(row)
     if not kind:
         return False
     parts = wedges.nbytes(n, cone, [kind], entries) - 8 * n
+    parts += 4 * wedges.keys(n, row, kind)
     logs = _bucket_logs(n, [row], [0], climb, entries, TREE_BUDGET)
     trees = _tree_bytes(n, cone, [0], climb, logs, entries)
     return parts <= COMPONENTS_OVER_TREES * trees

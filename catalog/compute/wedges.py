@@ -45,7 +45,7 @@ ends are in the linear regime above (``entry`` columns after its own); the
 cone sweep checks the younger ones directly.
 
 Everything but the bitsets lives in one int64 array ``ws`` (a header, each
-cone's row of fields, each column's first event, each key's slot in half a
+cone's row of fields, each column's first event, each bucket's first slot in half a
 word, then the pool of slots, :data:`WORDS` words each: upper key, lower
 key, next and previous event, 0 meaning none, and its key), so a compiled call
 passes two arrays: numba counts a reference for each array argument, with an
@@ -76,13 +76,15 @@ INF = np.iinfo(np.int64).max // 4
 NCONES, SIDE, HEADS, SLOTS, INDEX, POOL = range(6)
 HEADER = 8
 # A cone's fields.
-KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY, GAP = range(
-    17
-)
-FIELDS = 17
+(
+    KIND, S1, T1, S2, T2, MOD, SIZE, OFF, SLOT, B0, W0, B1, W1, B2, W2, ENTRY, GAP,
+    BUCKET, SHIFT,
+) = range(19)  # fmt: skip
+FIELDS = 19
 #: Words a component slot: upper key, lower key, next and previous event,
-#: its key (global: the cone's and class's keys follow each other).
-WORDS = 5
+#: its key (global: the cone's and class's keys follow each other), the
+#: next slot of its bucket.
+WORDS = 6
 PLAIN, MIRRORED, OPEN = 1, 2, 3
 
 
@@ -157,6 +159,17 @@ def _size(row: list[int], kind: int, n: int) -> int:
     return keys // max(1, gap(row)) + 1
 
 
+def keys(n: int, row: list[int], kind: int) -> int:
+    """A cone's keys in all its classes (its key space)."""
+    return row[5] * _size(row, kind, n)
+
+
+def _shift(keys: int, entries: int) -> int:
+    """log2 of a cone's keys a bucket: about as many keys as a P-position
+    has (so about one component a bucket)."""
+    return max(0, (keys // max(1, entries)).bit_length() - 1)
+
+
 def nbytes(n: int, cones: np.ndarray, kinds: list[int], entries: int = 0) -> int:
     """The bytes :func:`layout` allocates for these kinds (``entries``
     P-positions a cone, n by default)."""
@@ -164,7 +177,9 @@ def nbytes(n: int, cones: np.ndarray, kinds: list[int], entries: int = 0) -> int
     for row, kind in zip(cones.tolist(), kinds, strict=True):
         if kind:
             size = _size(row, kind, n)
-            total += row[5] * (4 * size + size // 8 + 64)
+            keys = row[5] * size
+            total += 4 * ((keys >> _shift(keys, entries or n)) + 1)
+            total += row[5] * (size // 8 + 64)
             total += 8 * WORDS * ((entries or n) + 1)
     return total
 
@@ -175,11 +190,15 @@ def layout(
     """``ws`` and the bitsets for the cones of a non-zero kind (the others
     are left to the cone sweep's other structures), all free: a pool of
     ``entries`` slots a cone (n by default; every P-position enters a cone
-    once and makes at most one component) and, per key, the slot of its
-    component, half a word (a key's slot of 32 bytes took 1 GB for the
-    mirrored cone 3..6 mod 4 at 10^6)."""
+    once and makes at most one component) and an index of buckets of keys,
+    about as many keys a bucket as a P-position has, each holding the first
+    slot of its chain of components, half a word (:func:`_slot`). A slot of
+    32 bytes a key took 1 GB for the mirrored cone 3..6 mod 4 at 10^6, and
+    half a word a key 328 MB for the cones 3..6 mod 8 beside their mirror,
+    one key in 56 holding a component: every page touched, which took as
+    long as the sweep in a process's first run."""
     rows = np.zeros((len(cones), FIELDS), dtype=np.int64)
-    slots = words = pool = 0
+    slots = words = pool = buckets = 0
     for j, row in enumerate(cones.tolist()):
         kind = kinds[j]
         if not kind:
@@ -190,18 +209,20 @@ def layout(
         w1 = (w0 + 63) >> 6
         w2 = (w1 + 63) >> 6
         entry = _opens(row, int(kc[j]), n)
+        shift = _shift(m * size, entries or n)
         rows[j] = (
             kind, s1, t1, s2, t2, m, size,
             s1 * n if kind == PLAIN else n if kind == MIRRORED else 0,
             slots, words, w0, words + m * w0, w1, words + m * (w0 + w1), w2, entry,
-            gap(row),
+            gap(row), buckets, shift,
         )  # fmt: skip
         slots += m * size
         words += m * (w0 + w1 + w2)
         pool += (entries or n) + 1
+        buckets += ((m * size) >> shift) + 1
     heads = HEADER + FIELDS * len(cones)
     index = heads + n
-    start = index + (slots + 1) // 2 + 1
+    start = index + (buckets + 1) // 2 + 1
     ws = np.zeros(start + WORDS * pool, dtype=np.int64)  # untouched: free
     ws[NCONES], ws[SIDE], ws[HEADS] = len(cones), n, heads
     ws[SLOTS], ws[INDEX] = start, index
@@ -275,24 +296,63 @@ def _bases(ws, j, c):
 
 
 @njit(cache=True, inline="always")
-def _slot(ws, gk):
-    """The slot of the component at global key gk (a key in its bitset)."""
-    word = ws[ws[INDEX] + (gk >> 1)]
-    return ((word >> (32 * (gk & 1))) & 0xFFFFFFFF) - 1
+def _bucket(ws, j, gk):
+    """The index's half-word of cone j's bucket of global key gk."""
+    return field(ws, j, BUCKET) + ((gk - field(ws, j, SLOT)) >> field(ws, j, SHIFT))
 
 
 @njit(cache=True, inline="always")
-def _new(ws, gk, r, lk):
-    """A new component at global key gk, of upper key r and lower key lk:
-    the next slot of the pool. Returns where its words start."""
+def _head(ws, h):
+    """The first slot + 1 of the chain of half-word h (0: none)."""
+    return (ws[ws[INDEX] + (h >> 1)] >> (32 * (h & 1))) & 0xFFFFFFFF
+
+
+@njit(cache=True, inline="always")
+def _set_head(ws, h, v):
+    """Half-word h holds v (a slot + 1, or 0)."""
+    i = ws[INDEX] + (h >> 1)
+    shift = 32 * (h & 1)
+    ws[i] = (ws[i] & ~(0xFFFFFFFF << shift)) | (v << shift)
+
+
+@njit(cache=True, inline="always")
+def _slot(ws, j, gk):
+    """The slot of cone j's component at global key gk (a key set in its
+    bitset): the chain of gk's bucket, linked through each slot's last
+    word, holds the live components of the bucket (about one)."""
+    s = _head(ws, _bucket(ws, j, gk)) - 1
+    while ws[_at(ws, s) + 4] != gk:
+        s = ws[_at(ws, s) + 5] - 1
+    return s
+
+
+@njit(cache=True, inline="always")
+def _new(ws, j, gk, r, lk):
+    """A new component of cone j at global key gk, of upper key r and lower
+    key lk: the next slot of the pool, first in its bucket's chain.
+    Returns where its words start."""
     s = ws[POOL]
     ws[POOL] = s + 1
-    i = ws[INDEX] + (gk >> 1)
-    shift = 32 * (gk & 1)
-    ws[i] = (ws[i] & ~(0xFFFFFFFF << shift)) | ((s + 1) << shift)
+    h = _bucket(ws, j, gk)
     at = _at(ws, s)
-    ws[at], ws[at + 1], ws[at + 4] = r, lk, gk
+    ws[at], ws[at + 1], ws[at + 4], ws[at + 5] = r, lk, gk, _head(ws, h)
+    _set_head(ws, h, s + 1)
     return at
+
+
+@njit(cache=True, inline="always")
+def _drop(ws, j, s):
+    """Take slot s (a component merged into another) out of its bucket's
+    chain."""
+    at = _at(ws, s)
+    h = _bucket(ws, j, ws[at + 4])
+    p = _head(ws, h) - 1
+    if p == s:
+        _set_head(ws, h, ws[at + 5])
+        return
+    while ws[_at(ws, p) + 5] != s + 1:
+        p = ws[_at(ws, p) + 5] - 1
+    ws[_at(ws, p) + 5] = ws[at + 5]
 
 
 @njit(cache=True, inline="always")
@@ -325,13 +385,13 @@ def _schedule(ws, bits, j, c, key, x):
     """Put the component at ``key`` in the list of the first column after x
     at which it touches its successor (nowhere if none below n)."""
     slot, b0, b1, b2 = _bases(ws, j, c)
-    s = _slot(ws, slot + key)
+    s = _slot(ws, j, slot + key)
     _unlink(ws, s)
     nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
     if nb < 0:
         return
     n = ws[SIDE]
-    ra, lb = ws[_at(ws, s)], ws[_at(ws, _slot(ws, slot + nb)) + 1]
+    ra, lb = ws[_at(ws, s)], ws[_at(ws, _slot(ws, j, slot + nb)) + 1]
     lo, step = x, 1  # the test is false at lo and monotone in the column
     hi = x + 1
     while hi < n and not _touch(ws, j, c, ra, lb, hi):
@@ -360,18 +420,19 @@ def _schedule(ws, bits, j, c, key, x):
 def _absorb(ws, bits, j, c, key, x):
     """Merge into the component at ``key`` the successors it touches."""
     slot, b0, b1, b2 = _bases(ws, j, c)
-    at = _at(ws, _slot(ws, slot + key))
+    at = _at(ws, _slot(ws, j, slot + key))
     while True:
         nb = _succ(bits, b0, b1, b2, field(ws, j, W2), field(ws, j, SIZE), key)
         if nb < 0:
             return
-        s = _slot(ws, slot + nb)
+        s = _slot(ws, j, slot + nb)
         other = _at(ws, s)
         if not _touch(ws, j, c, ws[at], ws[other + 1], x):
             return
         ws[at] = max(ws[at], ws[other])
         clear(bits, b0, b1, b2, nb)
         _unlink(ws, s)
+        _drop(ws, j, s)
 
 
 @njit(cache=True, _nrt=False)
@@ -393,14 +454,14 @@ def insert(ws, bits, j, x, xo, yo):
     key = _div(lk + field(ws, j, OFF), max(1, field(ws, j, GAP)))
     slot, b0, b1, b2 = _bases(ws, j, c)
     a = predecessor(bits, b0, b1, b2, key)
-    at = _at(ws, _slot(ws, slot + a)) if a >= 0 else 0
+    at = _at(ws, _slot(ws, j, slot + a)) if a >= 0 else 0
     if a >= 0 and (a == key or _touch(ws, j, c, ws[at], lk, x)):
         ws[at] = max(ws[at], r)
         ws[at + 1] = min(ws[at + 1], lk)
         comp = a
     else:
         bitsets.insert(bits, b0, b1, b2, key)
-        _new(ws, slot + key, r, lk)
+        _new(ws, j, slot + key, r, lk)
         comp = key
     _absorb(ws, bits, j, c, comp, x)
     _schedule(ws, bits, j, c, comp, x)
@@ -447,9 +508,9 @@ def last_blocked(ws, bits, j, x, y):
     slot, b0, b1, b2 = _bases(ws, j, c)
     g = max(1, field(ws, j, GAP))
     a = predecessor(bits, b0, b1, b2, min(_div(key, g), field(ws, j, SIZE) - 1))
-    if a >= 0 and ws[_at(ws, _slot(ws, slot + a)) + 1] > lk:
+    if a >= 0 and ws[_at(ws, _slot(ws, j, slot + a)) + 1] > lk:
         a = predecessor(bits, b0, b1, b2, a - 1)
     if a < 0:
         return -1
-    top = _right(kind, s1, t1, s2, t2, ws[_at(ws, _slot(ws, slot + a))], x)
+    top = _right(kind, s1, t1, s2, t2, ws[_at(ws, _slot(ws, j, slot + a))], x)
     return top if top >= y else -1

@@ -124,6 +124,36 @@ def test_components_match_the_fenwick_trees_far_out(monkeypatch) -> None:
         )
 
 
+@pytest.mark.parametrize("shift", [0, 62])
+def test_buckets_of_any_width_give_the_same_answer(monkeypatch, shift: int) -> None:
+    """The index's buckets (wedges.layout) at their extremes: a key a
+    bucket (the dense index it replaced) and a cone's keys in one bucket
+    (one chain of every live component, merged ones dropped from anywhere
+    in it), against the default width and the trees."""
+    rng = random.Random(11)
+    games = [random_game(rng, 3000) for _ in range(16)]
+    games = [g for g in games if any(wedges.shear(c) for c in g["cones"])]
+    assert len(games) >= 8
+    default = [cone_sweep_p_positions(3000, components=True, **g) for g in games]
+    widths = set()
+    for g in games:
+        rows = np.asarray(g["cones"], dtype=np.int64)
+        kinds = [wedges.shear(c) for c in g["cones"]]
+        ws, _ = wedges.layout(3000, rows, np.ones(len(rows), np.int64), kinds)
+        widths |= {int(ws[wedges.HEADER + j * wedges.FIELDS + wedges.SHIFT])
+                   for j, k in enumerate(kinds) if k}  # fmt: skip
+    assert max(widths) >= 4  # the default buckets hold many keys
+    monkeypatch.setattr(wedges, "_shift", lambda keys, entries: shift)
+    for game, want in zip(games, default, strict=True):
+        got = cone_sweep_p_positions(3000, components=True, **game)
+        np.testing.assert_array_equal(got, want, str(game))
+    monkeypatch.setattr(wedges, "shear", lambda row: 0)
+    for game, want in zip(games, default, strict=True):
+        np.testing.assert_array_equal(
+            cone_sweep_p_positions(3000, **game), want, str(game)
+        )
+
+
 @pytest.mark.parametrize(("s", "t", "m"), [(2, 3, 1), (3, 2, 1), (5, 1, 1)])
 def test_st_wythoff_through_the_components(s: int, t: int, m: int) -> None:
     """(s,t)-Wythoff's theorem (Fraenkel 1998) at n = 10^5: B = s A + t n."""
