@@ -355,8 +355,9 @@ def _trees(
     then the trees' records); a cone keeps trees instead where its components
     do not pay (:func:`_components_pay`, unless ``components``), and every
     cone does when components would pass the budget and trees would not
-    (trees take 16 bytes a key, components half a word a key divided by g
-    and 40 bytes an entry). A tree is bucketed
+    (trees take 16 bytes a key, components a bit a key divided by g, half
+    a word a bucket of about a P-position's keys and 48 bytes an entry).
+    A tree is bucketed
     (:mod:`catalog.compute.conetrees`; the pools hold ``entries`` P-positions,
     n plus the forced ones) where that takes fewer words: a class's tree spans
     (s + 1) n positions for about n / m entries, and the smaller tables were
@@ -502,9 +503,13 @@ def _tree_words(
     n: int, row: list[int], kind: int, climb: bool, log: int, entries: int
 ) -> int:
     """Words of ``tv`` (and of ``tu``) for cone ``row``: m (size + 1) for
-    plain trees, bucketed m (2 nb + 1) plus a pool of 2 entries + 1."""
+    plain trees, bucketed m (2 nb + 1) plus a pool of 2 entries + 1; a
+    band's size + 1 lines a class in half-words
+    (:func:`catalog.compute.conetrees.band_words`)."""
     m = row[5]
     size = _tree_size(n, row, kind, climb)
+    if size and not kind and conetrees.is_band_row(row):
+        return m * conetrees.band_words(size)
     if not log:
         return m * (size + 1)
     return m * (2 * _buckets(size, log) + 1) + 2 * entries + 1
@@ -651,10 +656,11 @@ def cone_sweep_p_positions(
     :func:`catalog.compute.wedgescan.common_shear`), one climb a column over
     all classes (:mod:`catalog.compute.wedgescan`): a few finds and queries
     a column whatever M, 8 (σ + 1) n bytes more, and no band lines.
-    Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge 4 bytes a
+    Memory: 8 (n + M) bytes of rows, 8 n of columns, per wedge a bit a
     key of (s + 1) n / g in each of its m classes (s = s1 plain, s2
-    mirrored, n / g keys without an upper line; touched pages only) and 40
-    bytes an entry, per other cone 16 m ((s1 + 1) n) bytes
+    mirrored, n / g keys without an upper line), 4 bytes a bucket of about
+    as many keys as a P-position has (about 4 n bytes) and 48 bytes an
+    entry (touched pages only), per other cone 16 m ((s1 + 1) n) bytes
     of trees with an upper bound (16 m n mirrored without one and s1 >= 1,
     16 m plain or s1 = 0 without one), per extra ray (a, b) = g (p, q)
     4 g (p + q) n bytes of lines (touched pages only). Trees are bucketed
