@@ -45,9 +45,10 @@ ends are in the linear regime above (``entry`` columns after its own); the
 cone sweep checks the younger ones directly.
 
 Everything but the bitsets lives in one int64 array ``ws`` (a header, each
-cone's row of fields, each column's first event, each bucket's first slot in half a
-word, then the pool of slots, :data:`WORDS` words each: upper key, lower
-key, next and previous event, 0 meaning none, and its key), so a compiled call
+cone's row of fields, each column's first event, the first slot of each
+bucket of keys in half a word, then the pool of slots, :data:`WORDS` words
+each: upper key, lower key, next and previous event, 0 meaning none, its
+key and the next slot of its bucket), so a compiled call
 passes two arrays: numba counts a reference for each array argument, with an
 atomic instruction, on every call.
 
