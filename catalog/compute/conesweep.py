@@ -118,7 +118,7 @@ TREE_BUDGET = 2**30
 def _sweep(
     n, big_m, cones, delay, shift, tbase, tsize, tv, tu, ws, bits, rays, used, lbase,
     moves, fp_start, fp_y, fn_start, fn_y, col, rows, low, stats, sym, mirror,
-    dq, dkey,
+    dq, dkey, caps,
 ):  # fmt: skip
     """Fill col[x] (the natural P-position of column x below n, or -1) for
     x < n; returns nothing. The structures are described in the module.
@@ -139,15 +139,24 @@ def _sweep(
     each pick had taken a quarter of the time with M = 16; a sort of them
     all, up front, more than the search with M = 64.) ``stats[0]`` counts
     the search's steps (a free row found, or a cone asked), which the cost
-    estimate probes. ``sym``:
-    the game is its own mirror and forces no cell (:func:`_symmetric`), so
-    a column's P-position below the diagonal is the mirror of one found
+    estimate probes. A residue that a cone blocks from its first row on is
+    not searched, and each search stops where one does (``caps``,
+    :func:`_caps`). ``sym``: the game is its own mirror and forces no cell
+    (:func:`_symmetric`), so a column's P-position below the diagonal is
+    the mirror of one found
     (``mirror[y]``: the column whose P-position lies in row y above it, -1
     if none yet) and with none, the search starts at the diagonal."""
     nc = cones.shape[0]
     forced_cols = fp_start.size - 1
     # Only then is _blocked called (a call counts its arrays' references).
     others = fn_y.size > 0 or moves.shape[0] > 0
+    capped = False  # a cone that blocks the rest of a class (_caps)
+    for j in range(nc):
+        capped |= (
+            field(ws, j, KIND) == 0
+            and cones[j, 4] == 0
+            and (cones[j, 6] == 0 or cones[j, 0] == 0)
+        )
     for x in range(n):
         if ws[ws[wedges.HEADS] + x]:
             merge_due(ws, bits, x)
@@ -179,6 +188,8 @@ def _sweep(
                 searching = False
             start = x  # else no P-position lies below the diagonal
         if searching:
+            if capped:
+                _caps(cones, ws, tbase, tsize, tv, x, big_m, caps)
             base = start if sym else _least(low, big_m)
             nd = 0  # residues waiting
             q = _mod(base, big_m) - 1
@@ -187,16 +198,23 @@ def _sweep(
                 if yq >= best:
                     break
                 q = q + 1 if q + 1 < big_m else 0  # yq mod M
+                bound = best
+                if capped:
+                    bound = min(best, caps[q])
+                    if yq >= bound:
+                        continue  # a cone blocks the rest of its rows
                 y = low[q]  # yq itself, or at least M rows up
                 if y == yq or y < start:
                     y = _find(rows, 0, yq, n, None)
                     low[q] = y
                     if y == yq:
-                        best = _visit(
-                            x, q, y, best, n, big_m, cones, delay, shift, tbase,
+                        found = _visit(
+                            x, q, y, bound, n, big_m, cones, delay, shift, tbase,
                             tsize, tv, tu, ws, bits, rays, used, lbase, moves, col,
                             fp_start, fp_y, fn_start, fn_y, rows, stats, others,
                         )  # fmt: skip
+                        if found < bound:  # else none below it
+                            best = found
                         continue
                 dq[nd] = q
                 dkey[nd] = y
@@ -219,11 +237,14 @@ def _sweep(
                 nd -= 1
                 dq[i] = dq[nd]
                 dkey[i] = dkey[nd]
-                best = _visit(
-                    x, q, y, best, n, big_m, cones, delay, shift, tbase, tsize,
+                bound = min(best, caps[q]) if capped else best
+                found = _visit(
+                    x, q, y, bound, n, big_m, cones, delay, shift, tbase, tsize,
                     tv, tu, ws, bits, rays, used, lbase, moves, col, fp_start,
                     fp_y, fn_start, fn_y, rows, stats, others,
                 )  # fmt: skip
+                if found < bound:
+                    best = found
         col[x] = best if best < limit else -1
         if sym and x < best < limit:
             mirror[best] = x
@@ -295,6 +316,34 @@ def _visit(
             break
         y = nxt + _mod(r - nxt, big_m)
     return best
+
+
+@njit(cache=True, _nrt=False)
+def _caps(cones, ws, tbase, tsize, tv, x, big_m, caps):
+    """caps[q]: the row of column x from which a cone blocks every row of
+    residue q mod M, for good in that column (INF: none). A plain cone
+    without an upper line blocks its class from its least u' on (u' + s1 x
+    + t1), a mirrored one with s1 = 0 and none from its least y' + 1 (its
+    structure is that least value, :func:`catalog.compute.conetrees.last`;
+    the younger P-positions only block more). A residue whose first row is
+    there is not searched, and a search stops there: the columns whose
+    P-position lies past n walked every class up to n (the cones 1..3 mod 12
+    and 2..∞ mod 8 beside the diagonal: 33.5 steps a column, 8.5 now).
+    Class c of a cone of mod m holds the residues q ≡ c + x (mod m)."""
+    for q in range(big_m):
+        caps[q] = INF
+    for j in range(cones.shape[0]):
+        s1, t1, _s2, _t2, hi, m, mirror = _row(cones, j)
+        if hi or field(ws, j, KIND) or (mirror and s1):
+            continue
+        q0 = _mod(x, m)  # the first residue of class 0
+        for c in range(m):
+            v = tv[tbase[j] + c * (tsize[j] + 1)]
+            if v < INF:
+                cap = v + 1 if mirror else v + s1 * x + t1
+                for q in range(q0, big_m, m):
+                    caps[q] = min(caps[q], cap)
+            q0 = q0 + 1 if q0 + 1 < m else 0
 
 
 @njit(cache=True, inline="always")
@@ -747,6 +796,7 @@ def cone_sweep_p_positions(
             np.arange(big_m, dtype=np.int64), counts, sym,
             np.full(n if sym else 0, -1, dtype=np.int64),
             np.zeros(big_m, dtype=np.int64), np.zeros(big_m, dtype=np.int64),
+            np.zeros(big_m, dtype=np.int64),
         )  # fmt: skip
     xs = np.flatnonzero(col >= 0)
     out = np.column_stack([xs, col[xs]]).astype(np.int64)  # sorted by x

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -116,14 +117,28 @@ def _defers(module: ModuleType) -> bool:
     return any(isinstance(v, Deferred) for v in vars(module).values())
 
 
-def _cache_in_user_folder() -> None:
-    """``NUMBA_CACHE_DIR``, unless the user set it: the user's cache folder
-    (numba reads it once, when it is imported)."""
+def _cache_in_user_folder(sources: Path | None = None) -> None:
+    """``NUMBA_CACHE_DIR``, unless the user set it: a folder of the user's
+    cache named by a digest of the compiled modules' sources (numba reads
+    it once, when it is imported).
+
+    numba keys a function's cached code on its own file's source only, but
+    the kernels inline functions of other modules: after a change to
+    ``wedges.py`` alone, the climb of ``wedgescan.py`` (unchanged) was
+    loaded compiled with the old ``wedges`` code, and crashed. A folder per
+    content of the sources never serves code compiled from other sources;
+    an upgrade starts a new one (the old ones are safe to delete).
+    ``sources``: the folder of the modules (this one's by default)."""
+    import hashlib
     import os
 
     import platformdirs
 
-    os.environ.setdefault(
-        "NUMBA_CACHE_DIR",
-        os.path.join(platformdirs.user_cache_dir("wythoff-catalog"), "numba"),
+    if "NUMBA_CACHE_DIR" in os.environ:
+        return
+    digest = hashlib.sha256()
+    for path in sorted((sources or Path(__file__).parent).glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(
+        platformdirs.user_cache_dir("wythoff-catalog"), "numba", digest.hexdigest()[:16]
     )

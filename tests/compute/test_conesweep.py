@@ -182,6 +182,25 @@ def test_a_ray_passes_its_class_runs_in_one_find() -> None:
     )
 
 
+def test_a_cone_that_blocks_the_rest_of_a_class_caps_its_search() -> None:
+    """The cones 1..3 mod 12 and 2..∞ mod 8 beside Wythoff's diagonal: half
+    the columns hold no P-position below n. The cone without an upper line
+    blocks each class from its least u' on (conesweep._caps), so a column
+    searches no residue whose first row is there and stops each search
+    there: 33.5 steps a column walked every class up to n, 8.5 now. Steps
+    are counted, not timed; the P-positions are the dense engine's."""
+    cones = [[1, -1, 3, 0, 1, 12, 0], [2, 2, 4, 1, 0, 8, 0]]
+    rays = [*NIM, [1, 1]]
+    stats = np.zeros(1, dtype=np.int64)
+    out = cone_sweep_p_positions(20_000, cones, rays=rays, stats=stats)
+    assert stats[0] < 12 * 20_000, stats[0] / 20_000
+    assert len(out) < 0.6 * 20_000  # the columns past their P-position's n
+    np.testing.assert_array_equal(
+        cone_sweep_p_positions(700, cones, rays=rays),
+        dense_p_positions(700, rays=rays, cones=cones),
+    )
+
+
 def test_a_probe_transposes_where_it_saves_steps(monkeypatch) -> None:
     """The mirrored cone 2..5 mod 16 beside Wythoff's diagonal merges its
     runs only where their real ends meet (57 steps a column); its transpose,

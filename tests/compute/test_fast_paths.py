@@ -1,5 +1,6 @@
 """Every fast path against the reference, one by one, on generated games."""
 
+import os
 import random
 from math import isqrt
 
@@ -395,3 +396,30 @@ def test_the_tables_turn_compact_past_the_budget(monkeypatch):
     again = kernel.KernelSweep(game)
     again.advance(50_000)
     assert again.layout is None and again.ring.nbytes == int32_bytes
+
+
+def test_the_numba_cache_folder_follows_every_compiled_module(
+    monkeypatch, tmp_path
+) -> None:
+    """jit._cache_in_user_folder names the cache by the sources of all the
+    modules: numba keys a function's code on its own file only, and a
+    change to an inlined callee's module alone (wedges.py, under the
+    unchanged wedgescan.py) served code compiled from the old callee."""
+    from catalog.compute import jit
+
+    def folder(sources: dict[str, str]) -> str:
+        place = tmp_path / str(len(list(tmp_path.iterdir())))
+        place.mkdir()
+        for name, text in sources.items():
+            (place / name).write_text(text)
+        monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+        jit._cache_in_user_folder(place)
+        return os.environ["NUMBA_CACHE_DIR"]
+
+    modules = {"wedges.py": "A = 1\n", "wedgescan.py": "from wedges import A\n"}
+    first = folder(modules)
+    assert folder(dict(modules)) == first  # the same sources, the same code
+    assert folder({**modules, "wedges.py": "A = 2\n"}) != first
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/elsewhere")
+    jit._cache_in_user_folder(tmp_path)
+    assert os.environ["NUMBA_CACHE_DIR"] == "/elsewhere"  # the user's choice
