@@ -152,11 +152,7 @@ def _sweep(
     others = fn_y.size > 0 or moves.shape[0] > 0
     capped = False  # a cone that blocks the rest of a class (_caps)
     for j in range(nc):
-        capped |= (
-            field(ws, j, KIND) == 0
-            and cones[j, 4] == 0
-            and (cones[j, 6] == 0 or cones[j, 0] == 0)
-        )
+        capped |= _blocks_the_rest(cones, ws, j)
     for x in range(n):
         if ws[ws[wedges.HEADS] + x]:
             merge_due(ws, bits, x)
@@ -318,6 +314,18 @@ def _visit(
     return best
 
 
+@njit(cache=True, inline="always")
+def _blocks_the_rest(cones, ws, j):
+    """Does cone j block each class from one row on, kept as that row's
+    least key (a plain cone without an upper line, or a mirrored one with
+    s1 = 0 and none; :func:`_caps`)?"""
+    return (
+        field(ws, j, KIND) == 0
+        and cones[j, 4] == 0
+        and (cones[j, 6] == 0 or cones[j, 0] == 0)
+    )
+
+
 @njit(cache=True, _nrt=False)
 def _caps(cones, ws, tbase, tsize, tv, x, big_m, caps):
     """caps[q]: the row of column x from which a cone blocks every row of
@@ -333,9 +341,9 @@ def _caps(cones, ws, tbase, tsize, tv, x, big_m, caps):
     for q in range(big_m):
         caps[q] = INF
     for j in range(cones.shape[0]):
-        s1, t1, _s2, _t2, hi, m, mirror = _row(cones, j)
-        if hi or field(ws, j, KIND) or (mirror and s1):
+        if not _blocks_the_rest(cones, ws, j):
             continue
+        s1, t1, _s2, _t2, _hi, m, mirror = _row(cones, j)
         q0 = _mod(x, m)  # the first residue of class 0
         for c in range(m):
             v = tv[tbase[j] + c * (tsize[j] + 1)]
@@ -457,7 +465,7 @@ def _trees(
     tv = np.zeros(total, dtype=np.int64)
     tu = np.zeros(total, dtype=np.int64)
     for j, row in enumerate(rows):
-        band = not kinds[j] and row[4] and not row[6] and row[0] == row[2]
+        band = not kinds[j] and conetrees.is_band_row(row)
         if not band:  # empty trees (and the unused words of components)
             words = _tree_words(n, row, kinds[j], climb, logs[j], entries)
             tv[tbase[j] : tbase[j] + words] = NEG
@@ -522,7 +530,7 @@ def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
     s1, _t1, s2, _t2, hi, m, mirror = row
     if kind:
         return 0  # kept as components instead
-    if hi and not mirror and s1 == s2:
+    if conetrees.is_band_row(row):
         if climb:
             return 0  # in the climb's settled rows
         return (s1 + 1) * n + m  # lines w = y - s1 x, + a chain's step
@@ -538,7 +546,7 @@ def _tree_size(n: int, row: list[int], kind: int, climb: bool = False) -> int:
 def _keeps_tree(row: list[int], kind: int) -> bool:
     """Does cone ``row`` (of this kind) keep prefix-maximum trees?"""
     s1, _t1, s2, _t2, hi, _m, mirror = row
-    if kind or (hi and not mirror and s1 == s2):
+    if kind or conetrees.is_band_row(row):
         return False  # components, or a band's lines
     return bool(hi or (mirror and s1))
 
